@@ -1,0 +1,188 @@
+//! What every game offers the rest of the engine.
+//!
+//! Each game (Sena-Mukha, Mentula, Mangala II) has one position type that implements
+//! [`Game`]. The protocol, perft, record replay and (later) the searches only talk to
+//! this trait, so a rule never leaks out of its game's folder.
+//!
+//! The trait is shaped by all three games at once:
+//! - players are indices `0..PLAYERS.len()` (two for Sena-Mukha and Mangala II, four
+//!   for Mentula, whose players in *statura* are skipped inside `play`, so
+//!   `to_move` is always a player who can move unless the game is over);
+//! - a forced pass (Mangala II) or skipped turn (Mentula) is never a move: the position
+//!   simply hands the turn on, and records mark such turns with `-`;
+//! - an [`Outcome`] carries a score for every player (Mangala counters, Mentula squares,
+//!   1/0 for a chess-like win), and the ranking is derived from the scores.
+
+use std::fmt;
+
+/// A player, as an index into [`Game::PLAYERS`] in turn order.
+pub type Player = usize;
+
+/// Why a game ended. One list for all games so that front ends can name the reason
+/// without knowing the game; each game documents which reasons it uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The side to move is in check and has no legal move (Sena-Mukha).
+    Checkmate,
+    /// The side to move is not in check and has no legal move (Sena-Mukha, a draw).
+    Stalemate,
+    /// The same position occurred for the third time.
+    Repetition,
+    /// Only the two kings are left (Sena-Mukha).
+    BareKings,
+    /// The option-set limit of moves without progress was reached.
+    MoveLimit,
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Repetition => "threefold repetition",
+            EndReason::BareKings => "bare kings",
+            EndReason::MoveLimit => "move limit",
+        })
+    }
+}
+
+/// The end of a game: why it ended and what every player scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub reason: EndReason,
+    /// One score per player, in turn order; higher ranks better. For two-player
+    /// chess-like games the winner scores 1 and the loser 0; a draw is 0 to 0.
+    pub scores: Vec<i32>,
+}
+
+impl Outcome {
+    /// The players with the highest score; all players when the game is drawn.
+    pub fn leaders(&self) -> Vec<Player> {
+        let best = self.scores.iter().copied().max().unwrap_or(0);
+        (0..self.scores.len())
+            .filter(|&p| self.scores[p] == best)
+            .collect()
+    }
+
+    /// The single winner, if one player scored more than every other.
+    pub fn winner(&self) -> Option<Player> {
+        match self.leaders().as_slice() {
+            [p] => Some(*p),
+            _ => None,
+        }
+    }
+
+    /// `"white wins"` or `"draw"`, naming players with `names`.
+    pub fn verdict(&self, names: &[&str]) -> String {
+        match self.winner() {
+            Some(p) => format!("{} wins", names[p]),
+            None => "draw".to_string(),
+        }
+    }
+}
+
+/// A position that could not be read. The text names what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A move that could not be read or is not legal here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in any notation the game accepts.
+    Syntax { text: String, why: String },
+    /// The text reads as a move, but no legal move matches it.
+    Illegal { text: String, why: String },
+    /// The text matches more than one legal move.
+    Ambiguous {
+        text: String,
+        candidates: Vec<String>,
+    },
+    /// The game is already over.
+    GameOver { text: String },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax { text, why } => write!(f, "unreadable move: {text} ({why})"),
+            MoveError::Illegal { text, why } => write!(f, "illegal move: {text} ({why})"),
+            MoveError::Ambiguous { text, candidates } => {
+                write!(
+                    f,
+                    "ambiguous move: {text} (could be {})",
+                    candidates.join(", ")
+                )
+            }
+            MoveError::GameOver { text } => write!(f, "illegal move: {text} (the game is over)"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The common interface of the three games' positions.
+///
+/// A position owns its history, so `undo` and repetition detection need nothing
+/// from outside. `play` takes only legal moves (from `legal_moves` or `parse_move`);
+/// anything a user typed goes through `parse_move` first.
+pub trait Game: Clone + fmt::Debug + Sized {
+    /// A move: small and `Copy`.
+    type Move: Copy + Eq + fmt::Debug;
+    /// The move notations the game can print.
+    type Notation: Copy + Eq + fmt::Debug + 'static;
+
+    /// The game's name on the command line and in the protocol.
+    const NAME: &'static str;
+    /// Player names in turn order.
+    const PLAYERS: &'static [&'static str];
+    /// Each printable notation with its name; the first one is the canonical
+    /// machine form (used by perft `--divide` and the protocol by default).
+    const NOTATIONS: &'static [(&'static str, Self::Notation)];
+
+    /// The usual starting position.
+    fn start() -> Self;
+    /// Reads a position in the game's position format; refuses invalid ones.
+    fn from_fen(text: &str) -> Result<Self, PositionError>;
+    /// Prints the position in the game's position format.
+    fn fen(&self) -> String;
+
+    /// The player whose turn it is.
+    fn to_move(&self) -> Player;
+    /// Appends every legal move to `out` (which is cleared first).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// The number of legal moves; games override this with a faster count.
+    fn count_legal_moves(&self) -> u64 {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.len() as u64
+    }
+    /// Plays a legal move.
+    fn play(&mut self, mv: Self::Move);
+    /// Takes back the last move played, returning it; `None` at the start of the history.
+    fn undo(&mut self) -> Option<Self::Move>;
+    /// The outcome, or `None` while the game goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// A hash of what makes positions equal for repetition.
+    fn hash(&self) -> u64;
+
+    /// Reads a move in any notation the game accepts and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+    /// Prints a legal move in the given notation.
+    fn format_move(&self, mv: Self::Move, notation: Self::Notation) -> String;
+
+    /// The notation called `name` (case-insensitive), if the game has one.
+    fn notation_named(name: &str) -> Option<Self::Notation> {
+        Self::NOTATIONS
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, notation)| notation)
+    }
+}

@@ -1,0 +1,3 @@
+//! The games ludus plays, one folder each.
+
+pub mod senamukha;

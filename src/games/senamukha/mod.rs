@@ -1,0 +1,83 @@
+//! Sena-Mukha, Ivan A. Derzhanski's 11x11 chess variant (RULES.md, section Sena-Mukha).
+//!
+//! - `board`: squares, men and 121-square bitboards;
+//! - `attacks`: compile-time attack tables and rook attacks;
+//! - `position`: the position, make and undo, hashing, repetition, the end of the game;
+//! - `movegen`: legal move generation and counting;
+//! - `fen`: the position format;
+//! - `notation`: coordinate, long (the seed's) and SAN move text.
+
+mod attacks;
+pub mod board;
+pub mod fen;
+mod movegen;
+pub mod notation;
+pub mod position;
+#[cfg(test)]
+mod reference;
+
+pub use board::{Color, Kind, Piece, Square};
+pub use notation::Notation;
+pub use position::{Move, Position, Rules};
+
+use crate::game::{Game, MoveError, Outcome, Player, PositionError};
+
+impl Game for Position {
+    type Move = Move;
+    type Notation = Notation;
+
+    const NAME: &'static str = "senamukha";
+    const PLAYERS: &'static [&'static str] = &["white", "black"];
+    const NOTATIONS: &'static [(&'static str, Notation)] = &[
+        ("coordinate", Notation::Coordinate),
+        ("long", Notation::Long),
+        ("san", Notation::San),
+    ];
+
+    fn start() -> Self {
+        fen::parse(fen::START).expect("the start position is valid")
+    }
+    fn from_fen(text: &str) -> Result<Self, PositionError> {
+        fen::parse(text)
+    }
+    fn fen(&self) -> String {
+        fen::format(self)
+    }
+    fn to_move(&self) -> Player {
+        self.side_to_move().index()
+    }
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        Position::legal_moves(self, out)
+    }
+    #[inline]
+    fn count_legal_moves(&self) -> u64 {
+        self.count_legal()
+    }
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        Position::play(self, mv)
+    }
+    #[inline]
+    fn undo(&mut self) -> Option<Move> {
+        Position::undo(self)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+    fn hash(&self) -> u64 {
+        self.zobrist()
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver {
+                text: text.trim().to_string(),
+            });
+        }
+        Position::parse_move(self, text)
+    }
+    fn format_move(&self, mv: Move, notation: Notation) -> String {
+        Position::format_move(self, mv, notation)
+    }
+}
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,388 @@
+//! The Sena-Mukha position: bitboards plus a mailbox, make and undo, Zobrist hashing,
+//! repetition and the end of the game.
+
+use super::attacks::{self, rotated_bit};
+use super::board::{Bitboard, Color, Kind, Piece, SQUARES, Square};
+use crate::game::{EndReason, Outcome};
+
+/// A move: from, to and an optional promotion, packed in 16 bits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(u16);
+
+impl Move {
+    const PROMOTION_KINDS: [Option<Kind>; 4] = [
+        None,
+        Some(Kind::Knight),
+        Some(Kind::Elephant),
+        Some(Kind::Rook),
+    ];
+
+    #[inline(always)]
+    pub fn new(from: Square, to: Square, promotion: Option<Kind>) -> Move {
+        let p = match promotion {
+            None => 0,
+            Some(Kind::Knight) => 1,
+            Some(Kind::Elephant) => 2,
+            Some(Kind::Rook) => 3,
+            Some(k) => panic!("a pawn cannot promote to a {}", k.name()),
+        };
+        Move(from.0 as u16 | (to.0 as u16) << 7 | p << 14)
+    }
+    #[inline(always)]
+    pub fn from(self) -> Square {
+        Square((self.0 & 127) as u8)
+    }
+    #[inline(always)]
+    pub fn to(self) -> Square {
+        Square((self.0 >> 7 & 127) as u8)
+    }
+    #[inline(always)]
+    pub fn promotion(self) -> Option<Kind> {
+        Self::PROMOTION_KINDS[(self.0 >> 14) as usize]
+    }
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(k) = self.promotion() {
+            write!(f, "{}", k.letter().to_ascii_lowercase())?;
+        }
+        Ok(())
+    }
+}
+
+/// Rule options. The defaults are the rules of RULES.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Rules {
+    /// The n-move rule: with `Some(n)`, 2n plies without a capture or a pawn move draw.
+    /// Off by default (a ruling of the project).
+    pub n_move_rule: Option<u32>,
+}
+
+/// What `undo` needs to restore.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    hash: u64,
+    halfmove_clock: u32,
+}
+
+/// Zobrist keys from a fixed splitmix64 stream, so hashes are the same on every run.
+struct Zobrist {
+    pieces: [[u64; SQUARES]; 10],
+    black_to_move: u64,
+}
+
+static ZOBRIST: Zobrist = {
+    const fn splitmix(state: u64) -> (u64, u64) {
+        let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (s, z ^ (z >> 31))
+    }
+    let mut pieces = [[0u64; SQUARES]; 10];
+    let mut state = 0x5E7A_4D11_u64;
+    let mut p = 0;
+    while p < 10 {
+        let mut s = 0;
+        while s < SQUARES {
+            let (next, key) = splitmix(state);
+            state = next;
+            pieces[p][s] = key;
+            s += 1;
+        }
+        p += 1;
+    }
+    let (_, black_to_move) = splitmix(state);
+    Zobrist {
+        pieces,
+        black_to_move,
+    }
+};
+
+/// A Sena-Mukha position with its history.
+#[derive(Clone)]
+pub struct Position {
+    kinds: [Bitboard; 5],
+    colors: [Bitboard; 2],
+    /// Occupancy in file-major order, for rook attacks along files.
+    occ_rotated: Bitboard,
+    board: [Option<Piece>; SQUARES],
+    kings: [Square; 2],
+    side: Color,
+    hash: u64,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+    history: Vec<Undo>,
+    rules: Rules,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", super::fen::format(self))
+    }
+}
+
+impl Position {
+    /// An empty board (no kings yet), for the FEN reader.
+    pub(super) fn empty() -> Position {
+        Position {
+            kinds: [0; 5],
+            colors: [0; 2],
+            occ_rotated: 0,
+            board: [None; SQUARES],
+            kings: [Square(0); 2],
+            side: Color::White,
+            hash: 0,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            history: Vec::new(),
+            rules: Rules::default(),
+        }
+    }
+
+    /// Puts a man on an empty square (position setup only).
+    pub(super) fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.board[sq.index()].is_none());
+        self.toggle(sq, piece);
+        self.occ_rotated ^= rotated_bit(sq);
+        self.board[sq.index()] = Some(piece);
+        if piece.kind == Kind::King {
+            self.kings[piece.color.index()] = sq;
+        }
+    }
+
+    pub(super) fn set_side(&mut self, side: Color) {
+        if side != self.side {
+            self.hash ^= ZOBRIST.black_to_move;
+        }
+        self.side = side;
+    }
+
+    pub(super) fn set_counters(&mut self, halfmove_clock: u32, fullmove_number: u32) {
+        self.halfmove_clock = halfmove_clock;
+        self.fullmove_number = fullmove_number;
+    }
+
+    #[inline(always)]
+    fn toggle(&mut self, sq: Square, piece: Piece) {
+        self.kinds[piece.kind.index()] ^= sq.bit();
+        self.colors[piece.color.index()] ^= sq.bit();
+        self.hash ^= ZOBRIST.pieces[piece.index()][sq.index()];
+    }
+
+    /// The rule options in force.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+    /// Changes the rule options.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+    pub fn zobrist(&self) -> u64 {
+        self.hash
+    }
+    /// Men of one kind and colour.
+    #[inline(always)]
+    pub fn men(&self, color: Color, kind: Kind) -> Bitboard {
+        self.kinds[kind.index()] & self.colors[color.index()]
+    }
+    /// All men of one colour.
+    #[inline(always)]
+    pub fn side_men(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+    #[inline(always)]
+    pub(super) fn occupied_rotated(&self) -> Bitboard {
+        self.occ_rotated
+    }
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.kings[color.index()]
+    }
+
+    /// The men of `by` that attack `sq` (kings included), with the board as it is.
+    pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
+        let them = self.side_men(by);
+        let i = sq.index();
+        ((attacks::KNIGHT[i] & self.kinds[Kind::Knight.index()])
+            | (attacks::ELEPHANT[i] & self.kinds[Kind::Elephant.index()])
+            | (attacks::KING[i] & self.kinds[Kind::King.index()])
+            | (attacks::PAWN[by.other().index()][i] & self.kinds[Kind::Pawn.index()])
+            | (attacks::rook(sq, self.occupied(), self.occ_rotated)
+                & self.kinds[Kind::Rook.index()]))
+            & them
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.attackers(self.king(self.side), self.side.other()) != 0
+    }
+
+    /// Plays a legal move.
+    pub fn play(&mut self, mv: Move) {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.board[from.index()].expect("a legal move starts on a man");
+        let captured = self.board[to.index()];
+        self.history.push(Undo {
+            mv,
+            captured,
+            hash: self.hash,
+            halfmove_clock: self.halfmove_clock,
+        });
+        if let Some(victim) = captured {
+            self.toggle(to, victim);
+        } else {
+            self.occ_rotated ^= rotated_bit(to);
+        }
+        self.occ_rotated ^= rotated_bit(from);
+        self.toggle(from, piece);
+        let arrived = match mv.promotion() {
+            Some(kind) => Piece {
+                color: piece.color,
+                kind,
+            },
+            None => piece,
+        };
+        self.toggle(to, arrived);
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(arrived);
+        if piece.kind == Kind::King {
+            self.kings[piece.color.index()] = to;
+        }
+        self.halfmove_clock = if captured.is_some() || piece.kind == Kind::Pawn {
+            0
+        } else {
+            self.halfmove_clock + 1
+        };
+        if self.side == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.side = self.side.other();
+        self.hash ^= ZOBRIST.black_to_move;
+    }
+
+    /// Takes back the last move; `None` when there is none.
+    pub fn undo(&mut self) -> Option<Move> {
+        let undo = self.history.pop()?;
+        let (from, to) = (undo.mv.from(), undo.mv.to());
+        self.side = self.side.other();
+        if self.side == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        let arrived = self.board[to.index()].expect("the moved man is on its target");
+        let piece = match undo.mv.promotion() {
+            Some(_) => Piece {
+                color: arrived.color,
+                kind: Kind::Pawn,
+            },
+            None => arrived,
+        };
+        self.toggle(to, arrived);
+        self.toggle(from, piece);
+        self.occ_rotated ^= rotated_bit(from);
+        match undo.captured {
+            Some(victim) => self.toggle(to, victim),
+            None => self.occ_rotated ^= rotated_bit(to),
+        }
+        self.board[from.index()] = Some(piece);
+        self.board[to.index()] = undo.captured;
+        if piece.kind == Kind::King {
+            self.kings[piece.color.index()] = from;
+        }
+        self.hash = undo.hash;
+        self.halfmove_clock = undo.halfmove_clock;
+        Some(undo.mv)
+    }
+
+    /// The moves played since the position was set up, oldest first.
+    pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// The hash computed from scratch (the incremental one must always equal it).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for (i, piece) in self.board.iter().enumerate() {
+            if let Some(p) = piece {
+                h ^= ZOBRIST.pieces[p.index()][i];
+            }
+        }
+        if self.side == Color::Black {
+            h ^= ZOBRIST.black_to_move;
+        }
+        h
+    }
+
+    /// How often the current position has occurred, this time included. Only positions
+    /// since the last capture or pawn move can repeat it.
+    pub fn occurrences(&self) -> usize {
+        let n = self.history.len();
+        let window = (self.halfmove_clock as usize).min(n);
+        (2..=window)
+            .step_by(2)
+            .filter(|&back| self.history[n - back].hash == self.hash)
+            .count()
+            + 1
+    }
+
+    /// Only the two kings are left.
+    pub fn bare_kings(&self) -> bool {
+        self.occupied() == self.kinds[Kind::King.index()]
+    }
+
+    /// The outcome, or `None` while the game goes on. A position without legal moves is
+    /// judged first (mate or stalemate), then bare kings, repetition and the n-move rule.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let side = self.side.index();
+        let (reason, winner) = if self.count_legal() == 0 {
+            if self.in_check() {
+                (EndReason::Checkmate, Some(1 - side))
+            } else {
+                (EndReason::Stalemate, None)
+            }
+        } else if self.bare_kings() {
+            (EndReason::BareKings, None)
+        } else if self.occurrences() >= 3 {
+            (EndReason::Repetition, None)
+        } else if self
+            .rules
+            .n_move_rule
+            .is_some_and(|n| self.halfmove_clock >= 2 * n)
+        {
+            (EndReason::MoveLimit, None)
+        } else {
+            return None;
+        };
+        let mut scores = vec![0, 0];
+        if let Some(w) = winner {
+            scores[w] = 1;
+        }
+        Some(Outcome { reason, scores })
+    }
+
+    /// Checks the invariants a loaded position must satisfy and the incremental state.
+    pub(super) fn finish_setup(&mut self) {
+        self.hash = self.hash_from_scratch();
+    }
+}

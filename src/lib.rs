@@ -1,0 +1,8 @@
+//! ludus: an engine for Sena-Mukha, Mentula and Mangala II.
+//!
+//! The rules of each game live in `games/<game>/`; everything else talks to them
+//! through the [`game::Game`] trait.
+
+pub mod game;
+pub mod games;
+pub mod perft;
