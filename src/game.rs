@@ -156,6 +156,9 @@ pub trait Game: Clone + fmt::Debug + Sized {
 
     /// The player whose turn it is.
     fn to_move(&self) -> Player;
+    /// The number of the current round, as records number moves (a round is one turn
+    /// of every player).
+    fn round_number(&self) -> u32;
     /// Appends every legal move to `out` (which is cleared first).
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
     /// The number of legal moves; games override this with a faster count.

@@ -6,3 +6,4 @@
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod record;

@@ -41,10 +41,20 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Replays a game record and prints its moves, final position and result.
+    Replay {
+        #[arg(long, value_enum, default_value = "senamukha")]
+        game: GameName,
+        /// The position the record starts from, if not the usual start.
+        #[arg(long)]
+        fen: Option<String>,
+        /// The record file, or - for standard input.
+        file: String,
+    },
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
@@ -56,6 +66,11 @@ fn main() -> ExitCode {
             depth,
             divide,
         } => run_perft::<senamukha::Position>(fen.as_deref(), moves.as_deref(), depth, divide),
+        Command::Replay {
+            game: GameName::Senamukha,
+            fen,
+            file,
+        } => run_replay::<senamukha::Position>(fen.as_deref(), &file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -103,5 +118,37 @@ fn run_perft<G: Game>(
         "perft {depth}: {total} nodes in {seconds:.3} s, {:.1} M nodes/s",
         total as f64 / seconds.max(1e-9) / 1e6
     );
+    Ok(())
+}
+
+fn run_replay<G: Game>(fen: Option<&str>, file: &str) -> Result<(), String> {
+    let start: G = setup(fen, None)?;
+    let text = if file == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        text
+    } else {
+        std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?
+    };
+    let replay = ludus::record::replay(start.clone(), &text).map_err(|e| e.to_string())?;
+    let canonical = G::NOTATIONS[0].1;
+    let mut position = start;
+    for &mv in &replay.moves {
+        println!("{}", position.format_move(mv, canonical));
+        position.play(mv);
+    }
+    println!("position: {}", replay.position.fen());
+    let result = match (replay.outcome(), &replay.stated_result) {
+        (Some(outcome), _) => format!("{} ({})", outcome.verdict(G::PLAYERS), outcome.reason),
+        (None, Some(stated)) => match stated.as_str() {
+            "1-0" => format!("{} wins (stated in the record)", G::PLAYERS[0]),
+            "0-1" => format!("{} wins (stated in the record)", G::PLAYERS[1]),
+            "1/2-1/2" | "½-½" => "draw (stated in the record)".to_string(),
+            _ => "ongoing (no result)".to_string(),
+        },
+        (None, None) => "ongoing (no result)".to_string(),
+    };
+    println!("result: {result}");
     Ok(())
 }

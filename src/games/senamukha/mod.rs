@@ -46,6 +46,9 @@ impl Game for Position {
     fn to_move(&self) -> Player {
         self.side_to_move().index()
     }
+    fn round_number(&self) -> u32 {
+        self.fullmove_number()
+    }
     fn legal_moves(&self, out: &mut Vec<Move>) {
         Position::legal_moves(self, out)
     }

@@ -38,10 +38,10 @@ fn offset(sq: Square, (df, dr): (i32, i32)) -> Option<Square> {
         .map(|_| Square::new(f as usize, r as usize))
 }
 
-fn elephant_steps() -> Vec<(i32, i32)> {
+/// One or two squares along each of the king's eight directions.
+fn elephant_steps() -> impl Iterator<Item = (i32, i32)> {
     KING.iter()
         .flat_map(|&(df, dr)| [(df, dr), (2 * df, 2 * dr)])
-        .collect()
 }
 
 /// Whether a man of `by` attacks `target`.
@@ -52,9 +52,7 @@ fn attacked(position: &Position, target: Square, by: Color) -> bool {
     };
     if KNIGHT.iter().any(|&d| is(offset(target, d), Kind::Knight))
         || KING.iter().any(|&d| is(offset(target, d), Kind::King))
-        || elephant_steps()
-            .iter()
-            .any(|&d| is(offset(target, d), Kind::Elephant))
+        || elephant_steps().any(|d| is(offset(target, d), Kind::Elephant))
     {
         return true;
     }
@@ -98,9 +96,7 @@ pub fn legal_moves(position: &Position) -> Vec<Move> {
         match piece.kind {
             Kind::Knight => targets.extend(KNIGHT.iter().filter_map(|&d| offset(from, d))),
             Kind::King => targets.extend(KING.iter().filter_map(|&d| offset(from, d))),
-            Kind::Elephant => {
-                targets.extend(elephant_steps().iter().filter_map(|&d| offset(from, d)))
-            }
+            Kind::Elephant => targets.extend(elephant_steps().filter_map(|d| offset(from, d))),
             Kind::Rook => {
                 for &d in &ORTHOGONAL {
                     let mut sq = from;

@@ -1,0 +1,573 @@
+//! Game records in the seed's style, for every game.
+//!
+//! ```text
+//! Zillions of Games—Zillions of Games 1. Na3–b5
+//! Ne9–d7 2. Ne3–d5 Ng9–f7 ... 30. Ne7–g6
+//! Kf8–f9=. White loses a Knight ... (30. … Kf8–g7 31. Ei3–i5 ... 33. Ng4–f6×).
+//! ```
+//!
+//! A record is an optional header (the text before the first move number, unless it
+//! reads as moves; player names separated by an em dash), then turns: move numbers
+//! `N.` that open round N, `N. …` / `N...` that resume a round at a later player, moves
+//! in any notation the game reads, `-` for a turn the rules skip, results (`1-0`,
+//! `0-1`, `1/2-1/2`, `*`), `{comments}`, `; comments` and `(variations)`.
+//!
+//! Marks after a move are claims that replay checks: `×` or `#` say the move wins the
+//! game on the spot, `=` that it draws. Once the game is over (or a result is written)
+//! the rest is commentary: free prose, in which parenthesised text that starts with a
+//! move number is a variation replacing the last move played.
+
+use nom::{
+    IResult, Parser,
+    branch::alt,
+    bytes::complete::{tag, take_till1, take_until},
+    character::complete::{char, digit1, multispace0, not_line_ending},
+    combinator::{map, map_res, opt, recognize, value},
+    sequence::{delimited, preceded, terminated},
+};
+
+use crate::game::{Game, MoveError, Outcome};
+
+/// One lexical item of a record.
+#[derive(Clone, Debug, PartialEq)]
+enum Token<'a> {
+    /// `N.` (`resumed` false) or `N. …` / `N...` (`resumed` true).
+    Number {
+        round: u32,
+        resumed: bool,
+    },
+    /// A skipped turn.
+    Skip,
+    Result(&'a str),
+    Comment(&'a str),
+    Open,
+    Close,
+    /// A move with the annotation marks that followed it.
+    Move {
+        text: &'a str,
+        marks: &'a str,
+    },
+}
+
+const MARKS: &[char] = &['+', '#', '×', '=', '!', '?'];
+
+fn continuation(input: &str) -> IResult<&str, ()> {
+    value(
+        (),
+        preceded(multispace0, alt((tag("…"), tag("..."), tag("..")))),
+    )
+    .parse(input)
+}
+
+fn number(input: &str) -> IResult<&str, Token<'_>> {
+    map(
+        (
+            map_res(digit1, str::parse::<u32>),
+            char('.'),
+            opt(continuation),
+        ),
+        |(round, _, resumed)| Token::Number {
+            round,
+            resumed: resumed.is_some(),
+        },
+    )
+    .parse(input)
+}
+
+fn end_of_word(input: &str) -> IResult<&str, ()> {
+    match input.chars().next() {
+        None => Ok((input, ())),
+        Some(c) if c.is_whitespace() || "(){}.".contains(c) => Ok((input, ())),
+        Some(_) => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Verify,
+        ))),
+    }
+}
+
+fn result(input: &str) -> IResult<&str, Token<'_>> {
+    map(
+        terminated(
+            alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("½-½"), tag("*"))),
+            end_of_word,
+        ),
+        Token::Result,
+    )
+    .parse(input)
+}
+
+fn comment(input: &str) -> IResult<&str, Token<'_>> {
+    alt((
+        map(
+            delimited(char('{'), take_until("}"), char('}')),
+            Token::Comment,
+        ),
+        map(preceded(char(';'), not_line_ending), Token::Comment),
+    ))
+    .parse(input)
+}
+
+fn word(input: &str) -> IResult<&str, &str> {
+    take_till1(|c: char| c.is_whitespace() || "(){};".contains(c)).parse(input)
+}
+
+fn move_token(input: &str) -> IResult<&str, Token<'_>> {
+    let (rest, raw) = word(input)?;
+    // A period closes the sentence after a final move ("Ef6–g6×."); moves never end in one.
+    let raw = raw.trim_end_matches('.');
+    let text = raw.trim_end_matches(MARKS);
+    let marks = &raw[text.len()..];
+    if text.is_empty() {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Verify,
+        )));
+    }
+    Ok((rest, Token::Move { text, marks }))
+}
+
+fn token(input: &str) -> IResult<&str, Token<'_>> {
+    preceded(
+        multispace0,
+        alt((
+            number,
+            result,
+            comment,
+            value(Token::Open, char('(')),
+            value(Token::Close, char(')')),
+            value(Token::Skip, terminated(char('-'), end_of_word)),
+            move_token,
+        )),
+    )
+    .parse(input)
+}
+
+/// Where a record went wrong: the turn, the text and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// The turn as a reader would name it, e.g. `30… (black)`.
+    pub turn: String,
+    pub text: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.text.is_empty() {
+            write!(f, "move {}: {}", self.turn, self.why)
+        } else {
+            write!(f, "move {} {}: {}", self.turn, self.text, self.why)
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// A line of play that replaced the last move of the line it branches from.
+#[derive(Clone, Debug)]
+pub struct Variation<G: Game> {
+    /// How many moves of the main line were played before the variation's first move.
+    pub branch_ply: usize,
+    pub moves: Vec<G::Move>,
+    pub position: G,
+}
+
+/// A replayed record.
+#[derive(Clone, Debug)]
+pub struct Replay<G: Game> {
+    pub header: Option<String>,
+    /// The players named in the header, in turn order (split at em dashes).
+    pub players: Vec<String>,
+    pub moves: Vec<G::Move>,
+    /// The position after the last move.
+    pub position: G,
+    /// A result token written in the record (`1-0`, ...), if any.
+    pub stated_result: Option<String>,
+    pub comments: Vec<String>,
+    pub variations: Vec<Variation<G>>,
+}
+
+impl<G: Game> Replay<G> {
+    /// The outcome by the rules, if the game ended.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome()
+    }
+}
+
+/// Turn bookkeeping: which round and which seat the next turn token belongs to.
+struct Cursor {
+    round: u32,
+    seat: usize,
+}
+
+impl Cursor {
+    fn name<G: Game>(&self) -> String {
+        let ellipsis = if self.seat == 0 { "" } else { "…" };
+        format!("{}{ellipsis} ({})", self.round, G::PLAYERS[self.seat])
+    }
+    fn advance<G: Game>(&mut self) {
+        self.seat += 1;
+        if self.seat == G::PLAYERS.len() {
+            self.seat = 0;
+            self.round += 1;
+        }
+    }
+}
+
+/// Replays a line of tokens from `position` until the game ends, a result is read, a
+/// `)` closes the line (for variations) or the text runs out. Returns the rest.
+struct LineReader<'t, G: Game> {
+    position: G,
+    moves: Vec<G::Move>,
+    cursor: Cursor,
+    stated_result: Option<String>,
+    comments: Vec<String>,
+    variations: Vec<Variation<G>>,
+    rest: &'t str,
+    /// A position before each move, for variations branching from the last move.
+    before_last: Option<(G, Cursor)>,
+}
+
+impl<'t, G: Game> LineReader<'t, G> {
+    fn new(position: G, rest: &'t str) -> Self {
+        let cursor = Cursor {
+            round: position.round_number(),
+            seat: position.to_move(),
+        };
+        LineReader {
+            position,
+            moves: Vec::new(),
+            cursor,
+            stated_result: None,
+            comments: Vec::new(),
+            variations: Vec::new(),
+            rest,
+            before_last: None,
+        }
+    }
+
+    fn error(&self, text: &str, why: impl Into<String>) -> RecordError {
+        RecordError {
+            turn: self.cursor.name::<G>(),
+            text: text.to_string(),
+            why: why.into(),
+        }
+    }
+
+    /// Reads the line; `nested` is true inside parentheses.
+    fn read(&mut self, nested: bool) -> Result<(), RecordError> {
+        loop {
+            if self.stated_result.is_some() {
+                return self.read_commentary(nested);
+            }
+            if self.position.outcome().is_some() {
+                // A result may still follow the last move; then prose.
+                if let Ok((rest, Token::Result(text))) = token(self.rest) {
+                    self.rest = rest;
+                    self.result(text)?;
+                }
+                return self.read_commentary(nested);
+            }
+            let Ok((rest, token)) = token(self.rest) else {
+                if self.rest.trim().is_empty() {
+                    return if nested {
+                        Err(self.error("", "a variation is not closed with )"))
+                    } else {
+                        Ok(())
+                    };
+                }
+                return Err(self.error(self.rest.trim(), "unreadable text"));
+            };
+            self.rest = rest;
+            match token {
+                Token::Number { round, resumed } => self.number(round, resumed)?,
+                Token::Skip => {
+                    if self.position.to_move() == self.cursor.seat {
+                        return Err(self.error(
+                            "-",
+                            format!(
+                                "{} can move, so the turn is not skipped",
+                                G::PLAYERS[self.cursor.seat]
+                            ),
+                        ));
+                    }
+                    self.cursor.advance::<G>();
+                }
+                Token::Result(text) => self.result(text)?,
+                Token::Comment(text) => self.comments.push(text.trim().to_string()),
+                Token::Open => self.variation()?,
+                Token::Close if nested => return Ok(()),
+                Token::Close => return Err(self.error(")", "no variation is open")),
+                Token::Move { text, marks } => self.play(text, marks)?,
+            }
+        }
+    }
+
+    fn number(&mut self, round: u32, resumed: bool) -> Result<(), RecordError> {
+        let written = format!("{round}.{}", if resumed { " …" } else { "" });
+        if round != self.cursor.round {
+            let why = if !resumed && self.cursor.seat != 0 && round == self.cursor.round + 1 {
+                format!(
+                    "{}'s move {}… is missing",
+                    G::PLAYERS[self.cursor.seat],
+                    self.cursor.round
+                )
+            } else {
+                format!("expected move number {}", self.cursor.round)
+            };
+            return Err(self.error(&written, why));
+        }
+        if resumed == (self.cursor.seat == 0) {
+            let why = if resumed {
+                format!(
+                    "it is {}'s turn, which opens the round: drop the …",
+                    G::PLAYERS[0]
+                )
+            } else {
+                format!(
+                    "it is {}'s turn inside the round: write {round}. …",
+                    G::PLAYERS[self.cursor.seat]
+                )
+            };
+            return Err(self.error(&written, why));
+        }
+        Ok(())
+    }
+
+    fn result(&mut self, text: &str) -> Result<(), RecordError> {
+        if let Some(outcome) = self.position.outcome() {
+            let by_rules = two_player_result(&outcome);
+            if by_rules != text && text != "*" {
+                return Err(self.error(text, format!("the rules give {by_rules}")));
+            }
+        }
+        self.stated_result = Some(text.to_string());
+        Ok(())
+    }
+
+    fn play(&mut self, text: &str, marks: &str) -> Result<(), RecordError> {
+        if self.position.to_move() != self.cursor.seat {
+            return Err(self.error(
+                text,
+                format!(
+                    "{} has no move here; write - for the skipped turn",
+                    G::PLAYERS[self.cursor.seat]
+                ),
+            ));
+        }
+        let mv = self
+            .position
+            .parse_move(text)
+            .map_err(|e: MoveError| self.error(text, e.to_string()))?;
+        let before = (
+            self.position.clone(),
+            Cursor {
+                round: self.cursor.round,
+                seat: self.cursor.seat,
+            },
+        );
+        let mover = self.position.to_move();
+        self.position.play(mv);
+        self.moves.push(mv);
+        let outcome = self.position.outcome();
+        if marks.contains(['×', '#']) && outcome.as_ref().and_then(Outcome::winner) != Some(mover)
+        {
+            return Err(self.error(
+                &format!("{text}{marks}"),
+                "it is marked as winning the game, but the game goes on",
+            ));
+        }
+        if marks.contains('=') && outcome.as_ref().is_none_or(|o| o.winner().is_some()) {
+            return Err(self.error(
+                &format!("{text}{marks}"),
+                "it is marked as drawing the game, but the rules do not end the game in a draw here",
+            ));
+        }
+        self.before_last = Some(before);
+        self.cursor.advance::<G>();
+        Ok(())
+    }
+
+    /// A `(` in the line: a variation replacing the last move played.
+    fn variation(&mut self) -> Result<(), RecordError> {
+        let Some((start, cursor)) = &self.before_last else {
+            return Err(self.error("(", "a variation needs a move before it to replace"));
+        };
+        let mut branch = LineReader::new(start.clone(), self.rest);
+        branch.cursor = Cursor {
+            round: cursor.round,
+            seat: cursor.seat,
+        };
+        branch.read(true)?;
+        self.rest = branch.rest;
+        self.comments.extend(branch.comments);
+        self.variations.extend(branch.variations);
+        self.variations.push(Variation {
+            branch_ply: self.moves.len() - 1,
+            moves: branch.moves,
+            position: branch.position,
+        });
+        Ok(())
+    }
+
+    /// After the end: prose, with variations in parentheses that start with a move number.
+    fn read_commentary(&mut self, nested: bool) -> Result<(), RecordError> {
+        let mut prose = String::new();
+        while let Some(c) = self.rest.chars().next() {
+            match c {
+                '(' => {
+                    let inside = self.rest[1..].trim_start();
+                    if number(inside).is_ok() {
+                        self.rest = &self.rest[1..];
+                        self.variation()?;
+                        prose.push_str(" (…)");
+                        continue;
+                    }
+                    prose.push(c);
+                }
+                ')' if nested => {
+                    self.rest = &self.rest[1..];
+                    self.finish_prose(&prose);
+                    return Ok(());
+                }
+                '{' | ';' => {
+                    if let Ok((rest, Token::Comment(text))) = comment(self.rest) {
+                        self.rest = rest;
+                        prose.push_str(text);
+                        continue;
+                    }
+                    prose.push(c);
+                }
+                _ => prose.push(c),
+            }
+            self.rest = &self.rest[c.len_utf8()..];
+        }
+        self.finish_prose(&prose);
+        if nested {
+            return Err(self.error("", "a variation is not closed with )"));
+        }
+        Ok(())
+    }
+
+    fn finish_prose(&mut self, prose: &str) {
+        let prose = prose.trim().trim_start_matches('.').trim();
+        if !prose.is_empty() {
+            self.comments
+                .push(prose.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
+}
+
+/// `1-0`, `0-1` or `1/2-1/2` for a two-player outcome.
+pub fn two_player_result(outcome: &Outcome) -> &'static str {
+    match outcome.winner() {
+        Some(0) => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// Splits off the header: the text before the first move number, unless it reads as a
+/// move of the start position (then the record simply has no header).
+fn split_header<'t, G: Game>(start: &G, text: &'t str) -> (Option<&'t str>, &'t str) {
+    let mut rest = text;
+    while let Ok((after, word)) = preceded(multispace0, recognize(word)).parse(rest) {
+        let word_start = text.len() - after.len() - word.len();
+        if number(word).is_ok() {
+            let prefix = text[..word_start].trim();
+            let first = prefix.split_whitespace().next();
+            return match first {
+                Some(first) if start.parse_move(first.trim_end_matches(MARKS)).is_err() => {
+                    (Some(prefix), &text[word_start..])
+                }
+                _ => (None, text),
+            };
+        }
+        rest = after;
+    }
+    (None, text)
+}
+
+/// Replays a record from `start`.
+pub fn replay<G: Game>(start: G, text: &str) -> Result<Replay<G>, RecordError> {
+    let (header, body) = split_header(&start, text);
+    let mut reader = LineReader::new(start, body);
+    reader.read(false)?;
+    let players = header
+        .map(|h| {
+            h.split('—')
+                .map(|name| name.trim().to_string())
+                .filter(|name| !name.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Replay {
+        header: header.map(str::to_string),
+        players,
+        moves: reader.moves,
+        position: reader.position,
+        stated_result: reader.stated_result,
+        comments: reader.comments,
+        variations: reader.variations,
+    })
+}
+
+/// Writes a game as a record in the seed's style: the header line, then numbered
+/// rounds in `notation`, wrapped at 72 columns.
+pub fn write<G: Game>(
+    start: &G,
+    moves: &[G::Move],
+    header: Option<&str>,
+    notation: G::Notation,
+) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut position = start.clone();
+    let mut round = position.round_number();
+    let mut seat = position.to_move();
+    let mut first = true;
+    for &mv in moves {
+        while position.to_move() != seat {
+            if seat == 0 {
+                words.push(format!("{round}."));
+            }
+            words.push("-".to_string());
+            seat = (seat + 1) % G::PLAYERS.len();
+            if seat == 0 {
+                round += 1;
+            }
+            first = false;
+        }
+        if seat == 0 {
+            words.push(format!("{round}."));
+        } else if first {
+            words.push(format!("{round}. …"));
+        }
+        first = false;
+        words.push(position.format_move(mv, notation));
+        position.play(mv);
+        seat = (seat + 1) % G::PLAYERS.len();
+        if seat == 0 {
+            round += 1;
+        }
+    }
+    let mut out = String::new();
+    if let Some(h) = header {
+        out.push_str(h);
+        out.push('\n');
+    }
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > 72 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}

@@ -1,0 +1,174 @@
+//! The seed's three Sena-Mukha games and its side line, replayed through the record
+//! reader, and records written by ludus read back.
+
+use ludus::game::{EndReason, Game};
+use ludus::games::senamukha::{Notation, Position};
+use ludus::record::{self, Replay};
+
+fn game(n: u32) -> String {
+    let path = format!(
+        "{}/tests/data/senamukha/game{n}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn replay(text: &str) -> Replay<Position> {
+    record::replay(Position::start(), text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn game_one_ends_in_checkmate_by_black_on_move_73() {
+    let r = replay(&game(1));
+    assert_eq!(r.players, ["Zillions of Games", "Zillions of Games"]);
+    assert_eq!(r.moves.len(), 73 * 2);
+    let outcome = r.outcome().unwrap();
+    assert_eq!(outcome.reason, EndReason::Checkmate);
+    assert_eq!(outcome.verdict(Position::PLAYERS), "black wins");
+}
+
+#[test]
+fn game_two_ends_in_checkmate_by_white_on_move_89() {
+    let r = replay(&game(2));
+    assert_eq!(r.moves.len(), 88 * 2 + 1);
+    let outcome = r.outcome().unwrap();
+    assert_eq!(outcome.reason, EndReason::Checkmate);
+    assert_eq!(outcome.verdict(Position::PLAYERS), "white wins");
+}
+
+#[test]
+fn game_three_ends_in_threefold_repetition_and_its_side_line_in_checkmate() {
+    let r = replay(&game(3));
+    assert_eq!(r.moves.len(), 60);
+    let outcome = r.outcome().unwrap();
+    assert_eq!(outcome.reason, EndReason::Repetition);
+    assert_eq!(outcome.verdict(Position::PLAYERS), "draw");
+    assert_eq!(r.variations.len(), 1);
+    let side_line = &r.variations[0];
+    assert_eq!(side_line.branch_ply, 59, "replaces 30... Kf8–f9");
+    assert_eq!(side_line.moves.len(), 6);
+    let outcome = side_line.position.outcome().unwrap();
+    assert_eq!(outcome.reason, EndReason::Checkmate);
+    assert_eq!(outcome.verdict(Position::PLAYERS), "white wins");
+    assert!(r.comments[0].starts_with("White loses a Knight by making any other move"));
+}
+
+#[test]
+fn all_383_half_moves_of_the_seed_games_are_legal() {
+    let total: usize = (1..=3).map(|n| replay(&game(n)).moves.len()).sum();
+    assert_eq!(total, 383);
+}
+
+#[test]
+fn written_records_replay_to_the_same_game_in_every_notation() {
+    for n in 1..=3 {
+        let original = replay(&game(n));
+        for (_, notation) in Position::NOTATIONS {
+            let text = record::write(
+                &Position::start(),
+                &original.moves,
+                Some("White—Black"),
+                *notation,
+            );
+            let again = replay(&text);
+            assert_eq!(again.moves, original.moves, "game {n} in {notation:?}");
+            assert_eq!(again.players, ["White", "Black"]);
+        }
+    }
+}
+
+#[test]
+fn the_long_form_record_matches_the_seed_move_for_move() {
+    let original = replay(&game(1));
+    let text = record::write(&Position::start(), &original.moves, None, Notation::Long);
+    let seed: Vec<String> = game(1)
+        .split_whitespace()
+        .filter(|w| w.contains(['–', ':']))
+        .map(|w| w.trim_end_matches('.').to_string())
+        .collect();
+    let ours: Vec<String> = text
+        .split_whitespace()
+        .filter(|w| w.contains(['–', ':']))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(ours, seed);
+}
+
+#[test]
+fn records_without_numbers_or_header_and_with_pgn_habits_read() {
+    let r = replay("Nab5 Ned7 Ned5 {a comment} Nf7 3. Kf4 Nhg9 *");
+    assert_eq!(r.moves.len(), 6);
+    assert_eq!(r.header, None);
+    assert_eq!(r.comments, ["a comment"]);
+    assert_eq!(r.stated_result.as_deref(), Some("*"));
+    let r = replay("1. Na3–b5 Ne9–d7 2. Ne3–d5 ; line comment\n2... Ng9–f7");
+    assert_eq!(r.moves.len(), 4);
+}
+
+#[test]
+fn record_errors_name_the_move_and_why() {
+    let cases = [
+        (
+            "1. Na3–b5 Ne9–d7 2. Ne3–d5 Ng9–f8",
+            "move 2… (black) Ng9–f8",
+            "g9",
+        ),
+        (
+            "1. Na3–b5 Ne9–d7 3. Ne3–d5",
+            "move 2 (white) 3.",
+            "expected move number 2",
+        ),
+        (
+            "1. Na3–b5 2. Ne9–d7",
+            "move 1… (black) 2.",
+            "black's move 1… is missing",
+        ),
+        ("1. Na3–b5 1. Ne9–d7", "move 1… (black) 1.", "write 1. …"),
+        ("1. … Na3–b5", "move 1 (white) 1. …", "drop the …"),
+        (
+            "1. Na3–b5× Ne9–d7",
+            "move 1 (white) Na3–b5×",
+            "marked as winning",
+        ),
+        (
+            "1. Na3–b5 Ne9–d7=",
+            "move 1… (black) Ne9–d7=",
+            "marked as drawing",
+        ),
+        (
+            "1. Na3–b5 Ne9–d7 (1. … Ng9–f7",
+            "move 2 (white)",
+            "not closed",
+        ),
+        (
+            "1. Na3–b5 Ne9–d7 )",
+            "move 2 (white) )",
+            "no variation is open",
+        ),
+        ("1. Na3–b5 - ", "move 1… (black) -", "black can move"),
+    ];
+    for (text, turn, why) in cases {
+        let err = record::replay(Position::start(), text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with(turn),
+            "{text}: {err:?} should start with {turn:?}"
+        );
+        assert!(err.contains(why), "{text}: {err:?} lacks {why:?}");
+    }
+}
+
+#[test]
+fn a_stated_result_must_agree_with_the_rules() {
+    // White is mated: rooks on a11 and b11 hold the a- and b-files, k1 checks.
+    let fen = "rr3k5/11/11/11/11/11/11/11/11/11/K9r w - - 0 1";
+    let start = Position::from_fen(fen).unwrap();
+    assert!(start.outcome().is_some());
+    let err = record::replay(start.clone(), "1-0")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("the rules give 0-1"), "{err}");
+    let r = record::replay(start, "0-1").unwrap();
+    assert_eq!(r.stated_result.as_deref(), Some("0-1"));
+}
