@@ -81,6 +81,17 @@ impl Outcome {
     }
 }
 
+/// A rule that RULES.md makes an option, with its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    /// The option's name (matched case-insensitively).
+    pub name: &'static str,
+    /// The default value, as text.
+    pub default: &'static str,
+    /// What the option does and which values it takes.
+    pub help: &'static str,
+}
+
 /// A position that could not be read. The text names what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionError(pub String);
@@ -147,6 +158,9 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// machine form (used by perft `--divide` and the protocol by default).
     const NOTATIONS: &'static [(&'static str, Self::Notation)];
 
+    /// The rule options the game offers.
+    const RULE_OPTIONS: &'static [RuleOption];
+
     /// The usual starting position.
     fn start() -> Self;
     /// Reads a position in the game's position format; refuses invalid ones.
@@ -177,9 +191,14 @@ pub trait Game: Clone + fmt::Debug + Sized {
     fn hash(&self) -> u64;
 
     /// Reads a move in any notation the game accepts and checks that it is legal here.
+    /// Text that is no move at all gives `MoveError::Syntax`, even after the end of the
+    /// game; a readable move after the end gives `MoveError::GameOver`.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
     /// Prints a legal move in the given notation.
     fn format_move(&self, mv: Self::Move, notation: Self::Notation) -> String;
+
+    /// Sets a rule option (name case-insensitive); the error says what was wrong.
+    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String>;
 
     /// The notation called `name` (case-insensitive), if the game has one.
     fn notation_named(name: &str) -> Option<Self::Notation> {

@@ -35,6 +35,9 @@ enum Command {
         /// Moves to play first, separated by spaces, in any accepted notation.
         #[arg(long)]
         moves: Option<String>,
+        /// A rule option, as name=value (repeatable); see RULES.md.
+        #[arg(long = "rule", value_name = "NAME=VALUE")]
+        rules: Vec<String>,
         #[arg(long)]
         depth: u32,
         /// One line per legal move with its count, then the total.
@@ -48,6 +51,9 @@ enum Command {
         /// The position the record starts from, if not the usual start.
         #[arg(long)]
         fen: Option<String>,
+        /// A rule option, as name=value (repeatable); see RULES.md.
+        #[arg(long = "rule", value_name = "NAME=VALUE")]
+        rules: Vec<String>,
         /// The record file, or - for standard input.
         file: String,
     },
@@ -63,14 +69,22 @@ fn main() -> ExitCode {
             game: GameName::Senamukha,
             fen,
             moves,
+            rules,
             depth,
             divide,
-        } => run_perft::<senamukha::Position>(fen.as_deref(), moves.as_deref(), depth, divide),
+        } => run_perft::<senamukha::Position>(
+            fen.as_deref(),
+            &rules,
+            moves.as_deref(),
+            depth,
+            divide,
+        ),
         Command::Replay {
             game: GameName::Senamukha,
             fen,
+            rules,
             file,
-        } => run_replay::<senamukha::Position>(fen.as_deref(), &file),
+        } => run_replay::<senamukha::Position>(fen.as_deref(), &rules, &file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -81,11 +95,17 @@ fn main() -> ExitCode {
     }
 }
 
-fn setup<G: Game>(fen: Option<&str>, moves: Option<&str>) -> Result<G, String> {
+fn setup<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> Result<G, String> {
     let mut position = match fen {
         Some(text) => G::from_fen(text).map_err(|e| format!("invalid position: {e}"))?,
         None => G::start(),
     };
+    for rule in rules {
+        let (name, value) = rule
+            .split_once('=')
+            .ok_or_else(|| format!("--rule takes NAME=VALUE, not {rule:?}"))?;
+        position.set_rule_option(name.trim(), value)?;
+    }
     for text in moves.unwrap_or("").split_whitespace() {
         let mv = position.parse_move(text).map_err(|e| e.to_string())?;
         position.play(mv);
@@ -95,11 +115,12 @@ fn setup<G: Game>(fen: Option<&str>, moves: Option<&str>) -> Result<G, String> {
 
 fn run_perft<G: Game>(
     fen: Option<&str>,
+    rules: &[String],
     moves: Option<&str>,
     depth: u32,
     divide: bool,
 ) -> Result<(), String> {
-    let mut position: G = setup(fen, moves)?;
+    let mut position: G = setup(fen, rules, moves)?;
     let canonical = G::NOTATIONS[0].1;
     let started = Instant::now();
     let total = if divide {
@@ -121,8 +142,8 @@ fn run_perft<G: Game>(
     Ok(())
 }
 
-fn run_replay<G: Game>(fen: Option<&str>, file: &str) -> Result<(), String> {
-    let start: G = setup(fen, None)?;
+fn run_replay<G: Game>(fen: Option<&str>, rules: &[String], file: &str) -> Result<(), String> {
+    let start: G = setup(fen, rules, None)?;
     let text = if file == "-" {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)

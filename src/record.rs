@@ -412,6 +412,7 @@ impl<'t, G: Game> LineReader<'t, G> {
 
     /// After the end: prose, with variations in parentheses that start with a move number.
     fn read_commentary(&mut self, nested: bool) -> Result<(), RecordError> {
+        self.refuse_play_after_the_end()?;
         let mut prose = String::new();
         while let Some(c) = self.rest.chars().next() {
             match c {
@@ -447,6 +448,25 @@ impl<'t, G: Game> LineReader<'t, G> {
             return Err(self.error("", "a variation is not closed with )"));
         }
         Ok(())
+    }
+
+    /// Prose may follow the end of a game, but play may not: a move number or a move
+    /// right after the end means the record goes on past it.
+    fn refuse_play_after_the_end(&self) -> Result<(), RecordError> {
+        let why = match self.position.outcome() {
+            Some(outcome) => format!("the game is already over ({})", outcome.reason),
+            None => "the record already gave the result".to_string(),
+        };
+        match token(self.rest) {
+            Ok((_, Token::Number { round, resumed })) => {
+                Err(self.error(&format!("{round}.{}", if resumed { " …" } else { "" }), why))
+            }
+            Ok((_, Token::Move { text, .. })) => match self.position.parse_move(text) {
+                Err(MoveError::Syntax { .. }) => Ok(()),
+                _ => Err(self.error(text, why)),
+            },
+            _ => Ok(()),
+        }
     }
 
     fn finish_prose(&mut self, prose: &str) {

@@ -145,3 +145,46 @@ fn replay_of_a_bad_record_names_the_move_and_fails() {
             "cannot read /nonexistent/record.txt",
         ));
 }
+
+/// Every `$ ludus ...` transcript in protocol-spec/ is what the engine really prints.
+#[test]
+fn the_transcripts_in_the_spec_are_true() {
+    let dir = format!("{}/protocol-spec", env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(command) = line.strip_prefix("$ ") else {
+                continue;
+            };
+            let expected: Vec<&str> = lines[i + 1..]
+                .iter()
+                .take_while(|l| !l.starts_with("```") && !l.starts_with("$ "))
+                .copied()
+                .collect();
+            let (input, args) = match command.split_once(" | ") {
+                Some((echo, rest)) => (
+                    echo.strip_prefix("echo \"")
+                        .unwrap()
+                        .strip_suffix('"')
+                        .unwrap(),
+                    rest,
+                ),
+                None => ("", command),
+            };
+            let args: Vec<&str> = args.split_whitespace().skip(1).collect();
+            let out = ludus()
+                .env("RUST_LOG", "warn")
+                .args(&args)
+                .write_stdin(input)
+                .output()
+                .unwrap();
+            let got =
+                String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+            assert_eq!(got.lines().collect::<Vec<_>>(), expected, "$ {command}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2);
+}

@@ -146,6 +146,16 @@ fn record_errors_name_the_move_and_why() {
             "no variation is open",
         ),
         ("1. Na3–b5 - ", "move 1… (black) -", "black can move"),
+        (
+            "1. Na3–b5 * Ne9–d7",
+            "move 1… (black) Ne9–d7",
+            "already gave the result",
+        ),
+        (
+            "1. Na3–b5 1-0 2. Nb5–c7",
+            "move 1… (black) 2.",
+            "already gave the result",
+        ),
     ];
     for (text, turn, why) in cases {
         let err = record::replay(Position::start(), text)
@@ -171,4 +181,41 @@ fn a_stated_result_must_agree_with_the_rules() {
     assert!(err.contains("the rules give 0-1"), "{err}");
     let r = record::replay(start, "0-1").unwrap();
     assert_eq!(r.stated_result.as_deref(), Some("0-1"));
+}
+
+#[test]
+fn play_after_the_end_is_refused_and_the_n_move_rule_can_end_a_game_early() {
+    // Game 3 has 14 plies without capture or pawn move at its end; with n = 5 the
+    // rules end it earlier, and the record going on is an error.
+    let mut start = Position::start();
+    start.set_rule_option("N-Move-Rule", "5").unwrap();
+    let err = record::replay(start, &game(3)).unwrap_err().to_string();
+    assert!(
+        err.contains("the game is already over (move limit)"),
+        "{err}"
+    );
+    // With n = 7 the main line's last move reaches 14 plies: still a draw (`=` holds),
+    // but the side line's 31st move now comes after the end.
+    let mut start = Position::start();
+    start.set_rule_option("n-move-rule", "7").unwrap();
+    let err = record::replay(start.clone(), &game(3))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("move 31 (white) 31.: the game is already over (move limit)"),
+        "{err}"
+    );
+    start.set_rule_option("n-move-rule", "8").unwrap();
+    let r = record::replay(start.clone(), &game(3)).unwrap();
+    assert_eq!(r.outcome().unwrap().reason, EndReason::Repetition);
+    for bad in ["0", "-3", "soon", ""] {
+        let err = start.set_rule_option("n-move-rule", bad).unwrap_err();
+        assert!(err.contains("off or a positive number"), "{bad}: {err}");
+    }
+    assert!(
+        start
+            .set_rule_option("castling", "on")
+            .unwrap_err()
+            .contains("unknown rule option")
+    );
 }

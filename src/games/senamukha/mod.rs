@@ -20,7 +20,7 @@ pub use board::{Color, Kind, Piece, Square};
 pub use notation::Notation;
 pub use position::{Move, Position, Rules};
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError};
+use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption};
 
 impl Game for Position {
     type Move = Move;
@@ -33,6 +33,35 @@ impl Game for Position {
         ("long", Notation::Long),
         ("san", Notation::San),
     ];
+
+    const RULE_OPTIONS: &'static [RuleOption] = &[RuleOption {
+        name: "n-move-rule",
+        default: "off",
+        help: "off, or n: the game is drawn after 2n plies without a capture or a pawn move",
+    }];
+
+    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if !name.eq_ignore_ascii_case("n-move-rule") {
+            return Err(format!(
+                "unknown rule option {name:?} (senamukha has n-move-rule)"
+            ));
+        }
+        let value = value.trim();
+        let n_move_rule = if value.eq_ignore_ascii_case("off") {
+            None
+        } else {
+            match value.parse::<u32>() {
+                Ok(n) if n > 0 => Some(n),
+                _ => {
+                    return Err(format!(
+                        "n-move-rule takes off or a positive number, not {value:?}"
+                    ));
+                }
+            }
+        };
+        self.set_rules(Rules { n_move_rule });
+        Ok(())
+    }
 
     fn start() -> Self {
         fen::parse(fen::START).expect("the start position is valid")
@@ -71,12 +100,13 @@ impl Game for Position {
         self.zobrist()
     }
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        if self.outcome().is_some() {
-            return Err(MoveError::GameOver {
-                text: text.trim().to_string(),
-            });
+        let parsed = Position::parse_move(self, text);
+        if matches!(parsed, Err(MoveError::Syntax { .. })) || self.outcome().is_none() {
+            return parsed;
         }
-        Position::parse_move(self, text)
+        Err(MoveError::GameOver {
+            text: text.trim().to_string(),
+        })
     }
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)
