@@ -21,5 +21,32 @@ fn senamukha_perft(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, senamukha_perft);
+/// Perft that plays every move of the last ply too, for the "full" figure.
+fn perft_full(position: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::with_capacity(64);
+    position.legal_moves(&mut moves);
+    let mut nodes = 0;
+    for &mv in &moves {
+        position.play(mv);
+        nodes += perft_full(position, depth - 1);
+        position.undo();
+    }
+    nodes
+}
+
+fn senamukha_perft_full(c: &mut Criterion) {
+    let mut group = c.benchmark_group("senamukha perft");
+    group.throughput(Throughput::Elements(5_568_223));
+    group.sample_size(10);
+    group.bench_function("start depth 4 (every leaf played)", |b| {
+        let mut position = Position::start();
+        b.iter(|| assert_eq!(perft_full(black_box(&mut position), 4), 5_568_223))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, senamukha_perft, senamukha_perft_full);
 criterion_main!(benches);

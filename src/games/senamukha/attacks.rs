@@ -50,25 +50,18 @@ const KING_STEPS: [(i32, i32); 8] = [
     (-1, 0),
     (-1, 1),
 ];
-/// Wazir + Ferz + Dabbaba + Alfil: one or two squares in any of the 8 directions.
-const ELEPHANT_STEPS: [(i32, i32); 16] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, 2),
-    (2, 2),
-    (2, 0),
-    (2, -2),
-    (0, -2),
-    (-2, -2),
-    (-2, 0),
-    (-2, 2),
-];
+/// Wazir + Ferz + Dabbaba + Alfil: one or two squares along each king direction.
+const ELEPHANT_STEPS: [(i32, i32); 16] = {
+    let mut steps = [(0, 0); 16];
+    let mut i = 0;
+    while i < 8 {
+        let (df, dr) = KING_STEPS[i];
+        steps[2 * i] = (df, dr);
+        steps[2 * i + 1] = (2 * df, 2 * dr);
+        i += 1;
+    }
+    steps
+};
 
 pub static KNIGHT: [Bitboard; SQUARES] = leaper_table(&KNIGHT_STEPS);
 pub static KING: [Bitboard; SQUARES] = leaper_table(&KING_STEPS);

@@ -7,26 +7,27 @@ use super::board::{Color, Kind, SIZE, Square};
 use super::position::{Move, Position};
 
 const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+
+/// All steps (df, dr) with both parts in -2..=2 that satisfy `keep`.
+fn steps(keep: impl Fn(i32, i32) -> bool) -> Vec<(i32, i32)> {
+    (-2..=2)
+        .flat_map(|df| (-2..=2).map(move |dr| (df, dr)))
+        .filter(|&(df, dr)| keep(df, dr))
+        .collect()
+}
+
+fn knight_steps() -> Vec<(i32, i32)> {
+    steps(|df, dr| (df * dr).abs() == 2)
+}
+
+fn king_steps() -> Vec<(i32, i32)> {
+    steps(|df, dr| df.abs().max(dr.abs()) == 1)
+}
+
+/// One or two squares along a rank, file or diagonal.
+fn elephant_steps() -> Vec<(i32, i32)> {
+    steps(|df, dr| (df, dr) != (0, 0) && (df == 0 || dr == 0 || df.abs() == dr.abs()))
+}
 
 fn offset(sq: Square, (df, dr): (i32, i32)) -> Option<Square> {
     let f = sq.file() as i32 + df;
@@ -38,21 +39,21 @@ fn offset(sq: Square, (df, dr): (i32, i32)) -> Option<Square> {
         .map(|_| Square::new(f as usize, r as usize))
 }
 
-/// One or two squares along each of the king's eight directions.
-fn elephant_steps() -> impl Iterator<Item = (i32, i32)> {
-    KING.iter()
-        .flat_map(|&(df, dr)| [(df, dr), (2 * df, 2 * dr)])
-}
-
 /// Whether a man of `by` attacks `target`.
 fn attacked(position: &Position, target: Square, by: Color) -> bool {
     let is = |sq: Option<Square>, kind: Kind| {
         sq.and_then(|s| position.piece_at(s))
             .is_some_and(|p| p.color == by && p.kind == kind)
     };
-    if KNIGHT.iter().any(|&d| is(offset(target, d), Kind::Knight))
-        || KING.iter().any(|&d| is(offset(target, d), Kind::King))
-        || elephant_steps().any(|d| is(offset(target, d), Kind::Elephant))
+    if knight_steps()
+        .into_iter()
+        .any(|d| is(offset(target, d), Kind::Knight))
+        || king_steps()
+            .into_iter()
+            .any(|d| is(offset(target, d), Kind::King))
+        || elephant_steps()
+            .into_iter()
+            .any(|d| is(offset(target, d), Kind::Elephant))
     {
         return true;
     }
@@ -94,9 +95,13 @@ pub fn legal_moves(position: &Position) -> Vec<Move> {
         let free_or_enemy = |sq: Square| position.piece_at(sq).is_none_or(|p| p.color != us);
         let mut targets = Vec::new();
         match piece.kind {
-            Kind::Knight => targets.extend(KNIGHT.iter().filter_map(|&d| offset(from, d))),
-            Kind::King => targets.extend(KING.iter().filter_map(|&d| offset(from, d))),
-            Kind::Elephant => targets.extend(elephant_steps().filter_map(|d| offset(from, d))),
+            Kind::Knight => {
+                targets.extend(knight_steps().into_iter().filter_map(|d| offset(from, d)))
+            }
+            Kind::King => targets.extend(king_steps().into_iter().filter_map(|d| offset(from, d))),
+            Kind::Elephant => {
+                targets.extend(elephant_steps().into_iter().filter_map(|d| offset(from, d)))
+            }
             Kind::Rook => {
                 for &d in &ORTHOGONAL {
                     let mut sq = from;
