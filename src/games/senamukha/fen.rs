@@ -44,12 +44,19 @@ fn error(text: impl Into<String>) -> PositionError {
     PositionError(text.into())
 }
 
+/// The largest move counter accepted: far beyond any real game, small enough that
+/// counting on from it can never overflow.
+const MAX_COUNTER: u32 = 1_000_000;
+
 fn parse_counter(field: &str, what: &str) -> Result<u32, PositionError> {
     let parsed: IResult<&str, &str> = digit1(field);
     match parsed {
-        Ok(("", digits)) => digits
-            .parse()
-            .map_err(|_| error(format!("{what} {field:?} is too large"))),
+        Ok(("", digits)) => match digits.parse::<u32>() {
+            Ok(n) if n <= MAX_COUNTER => Ok(n),
+            _ => Err(error(format!(
+                "{what} {field} is out of range (at most {MAX_COUNTER})"
+            ))),
+        },
         _ => Err(error(format!("{what} must be a number, not {field:?}"))),
     }
 }

@@ -368,7 +368,7 @@ impl Position {
         } else if self
             .rules
             .n_move_rule
-            .is_some_and(|n| self.halfmove_clock >= 2 * n)
+            .is_some_and(|n| u64::from(self.halfmove_clock) >= 2 * u64::from(n))
         {
             (EndReason::MoveLimit, None)
         } else {
