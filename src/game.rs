@@ -32,6 +32,12 @@ pub enum EndReason {
     BareKings,
     /// The option-set limit of moves without progress was reached.
     MoveLimit,
+    /// At most one player has pieces left (Mentula).
+    LastPlayer,
+    /// No player has a legal move (Mentula).
+    NoMoves,
+    /// No capture can ever happen again (Mentula).
+    NoCaptures,
 }
 
 impl fmt::Display for EndReason {
@@ -42,6 +48,9 @@ impl fmt::Display for EndReason {
             EndReason::Repetition => "threefold repetition",
             EndReason::BareKings => "bare kings",
             EndReason::MoveLimit => "move limit",
+            EndReason::LastPlayer => "one player left",
+            EndReason::NoMoves => "no player can move",
+            EndReason::NoCaptures => "no capture possible",
         })
     }
 }
@@ -72,11 +81,28 @@ impl Outcome {
         }
     }
 
-    /// `"white wins"` or `"draw"`, naming players with `names`.
+    /// The players grouped by rank: the best score first, ties sharing a group.
+    pub fn ranking(&self) -> Vec<Vec<Player>> {
+        let mut scores: Vec<i32> = self.scores.clone();
+        scores.sort_unstable_by(|a, b| b.cmp(a));
+        scores.dedup();
+        scores
+            .into_iter()
+            .map(|s| (0..self.scores.len()).filter(|&p| self.scores[p] == s).collect())
+            .collect()
+    }
+
+    /// `"white wins"`, `"draw"` (everybody level) or `"white and red share first
+    /// place"`, naming players with `names`.
     pub fn verdict(&self, names: &[&str]) -> String {
-        match self.winner() {
-            Some(p) => format!("{} wins", names[p]),
-            None => "draw".to_string(),
+        let leaders = self.leaders();
+        match leaders.as_slice() {
+            [p] => format!("{} wins", names[*p]),
+            _ if leaders.len() == self.scores.len() => "draw".to_string(),
+            _ => {
+                let named: Vec<&str> = leaders.iter().map(|&p| names[p]).collect();
+                format!("{} share first place", named.join(" and "))
+            }
         }
     }
 }
@@ -196,6 +222,12 @@ pub trait Game: Clone + fmt::Debug + Sized {
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
     /// Prints a legal move in the given notation.
     fn format_move(&self, mv: Self::Move, notation: Self::Notation) -> String;
+
+    /// The outcome in words: `white wins (checkmate)`. Games whose scores mean more
+    /// than win or loss add them.
+    fn describe_outcome(outcome: &Outcome) -> String {
+        format!("{} ({})", outcome.verdict(Self::PLAYERS), outcome.reason)
+    }
 
     /// Sets a rule option (name case-insensitive); the error says what was wrong.
     fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String>;

@@ -161,7 +161,7 @@ fn run_replay<G: Game>(fen: Option<&str>, rules: &[String], file: &str) -> Resul
     }
     println!("position: {}", replay.position.fen());
     let result = match (replay.outcome(), &replay.stated_result) {
-        (Some(outcome), _) => format!("{} ({})", outcome.verdict(G::PLAYERS), outcome.reason),
+        (Some(outcome), _) => G::describe_outcome(&outcome),
         (None, Some(stated)) => match stated.as_str() {
             "1-0" => format!("{} wins (stated in the record)", G::PLAYERS[0]),
             "0-1" => format!("{} wins (stated in the record)", G::PLAYERS[1]),

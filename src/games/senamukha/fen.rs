@@ -6,59 +6,17 @@
 //! Accepted forms: `<board> <side>`, `<board> <side> - -`,
 //! `<board> <side> - - <halfmove clock> <fullmove number>`. Printed form: all six fields.
 
-use nom::{
-    IResult, Parser,
-    branch::alt,
-    character::complete::{char, digit1, satisfy},
-    combinator::{map, map_res},
-    multi::{many0, separated_list1},
-};
-
 use super::board::{Color, Kind, Piece, SIZE, Square};
 use super::position::Position;
+use crate::board_text::{read_board, read_counter, write_board};
 use crate::game::PositionError;
 
 /// The start position.
-pub const START: &str = "3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/NRNENKNENRN/3PPPPP3/3NRNEN3 w - - 0 1";
-
-/// One item of a rank: a run of empty squares or a letter.
-#[derive(Clone, Copy)]
-enum RankItem {
-    Empty(usize),
-    Letter(char),
-}
-
-fn rank_item(input: &str) -> IResult<&str, RankItem> {
-    alt((
-        map_res(digit1, |d: &str| d.parse::<usize>().map(RankItem::Empty)),
-        map(satisfy(|c| c.is_ascii_alphabetic()), RankItem::Letter),
-    ))
-    .parse(input)
-}
-
-fn placement(input: &str) -> IResult<&str, Vec<Vec<RankItem>>> {
-    separated_list1(char('/'), many0(rank_item)).parse(input)
-}
+pub const START: &str =
+    "3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/NRNENKNENRN/3PPPPP3/3NRNEN3 w - - 0 1";
 
 fn error(text: impl Into<String>) -> PositionError {
     PositionError(text.into())
-}
-
-/// The largest move counter accepted: far beyond any real game, small enough that
-/// counting on from it can never overflow.
-const MAX_COUNTER: u32 = 1_000_000;
-
-fn parse_counter(field: &str, what: &str) -> Result<u32, PositionError> {
-    let parsed: IResult<&str, &str> = digit1(field);
-    match parsed {
-        Ok(("", digits)) => match digits.parse::<u32>() {
-            Ok(n) if n <= MAX_COUNTER => Ok(n),
-            _ => Err(error(format!(
-                "{what} {field} is out of range (at most {MAX_COUNTER})"
-            ))),
-        },
-        _ => Err(error(format!("{what} must be a number, not {field:?}"))),
-    }
 }
 
 /// Reads a FEN and checks that the position is one the game can reach or set up.
@@ -75,63 +33,27 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
     }
     let mut position = Position::empty();
 
-    let (rest, ranks) = placement(fields[0]).map_err(|_| error("unreadable board field"))?;
-    if let Some(c) = rest.chars().next() {
-        return Err(error(format!(
-            "unexpected character {c:?} in the board field"
-        )));
-    }
-    if ranks.len() != SIZE {
-        return Err(error(format!(
-            "the board has {} ranks, expected {SIZE}",
-            ranks.len()
-        )));
-    }
+    let men = read_board(fields[0], SIZE, SIZE, |c| Kind::from_letter(c).is_some())?;
     let mut kings = [0; 2];
-    for (i, items) in ranks.iter().enumerate() {
-        let rank = SIZE - 1 - i;
-        let mut file = 0;
-        for &item in items {
-            match item {
-                RankItem::Empty(0) => {
-                    return Err(error(format!("rank {} has an empty run of 0", rank + 1)));
-                }
-                RankItem::Empty(n) => file += n,
-                RankItem::Letter(c) => {
-                    let kind = Kind::from_letter(c).ok_or_else(|| {
-                        error(format!("unknown piece letter {c:?} on rank {}", rank + 1))
-                    })?;
-                    let color = if c.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    if file < SIZE {
-                        let sq = Square::new(file, rank);
-                        if kind == Kind::Pawn {
-                            let last = if color == Color::White { SIZE - 1 } else { 0 };
-                            if rank == last {
-                                return Err(error(format!(
-                                    "{} pawn on {sq}, its last rank",
-                                    color.name()
-                                )));
-                            }
-                        }
-                        if kind == Kind::King {
-                            kings[color.index()] += 1;
-                        }
-                        position.put(sq, Piece { color, kind });
-                    }
-                    file += 1;
-                }
-            }
-        }
-        if file != SIZE {
+    for man in men {
+        let kind = Kind::from_letter(man.letter).expect("a known letter");
+        let color = if man.letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let sq = Square::new(man.file, man.rank);
+        let last = if color == Color::White { SIZE - 1 } else { 0 };
+        if kind == Kind::Pawn && man.rank == last {
             return Err(error(format!(
-                "rank {} has {file} files, expected {SIZE}",
-                rank + 1
+                "{} pawn on {sq}, its last rank",
+                color.name()
             )));
         }
+        if kind == Kind::King {
+            kings[color.index()] += 1;
+        }
+        position.put(sq, Piece { color, kind });
     }
     for color in [Color::White, Color::Black] {
         match kings[color.index()] {
@@ -164,8 +86,8 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         }
     }
     if fields.len() == 6 {
-        let halfmove = parse_counter(fields[4], "halfmove clock")?;
-        let fullmove = parse_counter(fields[5], "fullmove number")?;
+        let halfmove = read_counter(fields[4], "halfmove clock")?;
+        let fullmove = read_counter(fields[5], "fullmove number")?;
         if fullmove == 0 {
             return Err(error("fullmove number must be at least 1"));
         }
@@ -185,28 +107,11 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
 
 /// Prints a position as a six-field FEN.
 pub fn format(position: &Position) -> String {
-    let mut out = String::with_capacity(96);
-    for rank in (0..SIZE).rev() {
-        let mut empty = 0;
-        for file in 0..SIZE {
-            match position.piece_at(Square::new(file, rank)) {
-                None => empty += 1,
-                Some(piece) => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(piece.fen_letter());
-                }
-            }
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            out.push('/');
-        }
-    }
+    let mut out = write_board(SIZE, SIZE, |file, rank| {
+        position
+            .piece_at(Square::new(file, rank))
+            .map(Piece::fen_letter)
+    });
     let side = match position.side_to_move() {
         Color::White => 'w',
         Color::Black => 'b',
