@@ -52,7 +52,9 @@ pub fn read_board(
         separated_list1(char('/'), many0(rank_item)).parse(field);
     let (rest, rows) = parsed.map_err(|_| error("unreadable board field"))?;
     if let Some(c) = rest.chars().next() {
-        return Err(error(format!("unexpected character {c:?} in the board field")));
+        return Err(error(format!(
+            "unexpected character {c:?} in the board field"
+        )));
     }
     if rows.len() != ranks {
         return Err(error(format!(

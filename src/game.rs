@@ -88,7 +88,11 @@ impl Outcome {
         scores.dedup();
         scores
             .into_iter()
-            .map(|s| (0..self.scores.len()).filter(|&p| self.scores[p] == s).collect())
+            .map(|s| {
+                (0..self.scores.len())
+                    .filter(|&p| self.scores[p] == s)
+                    .collect()
+            })
             .collect()
     }
 

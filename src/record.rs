@@ -226,6 +226,9 @@ struct LineReader<'t, G: Game> {
     rest: &'t str,
     /// A position before each move, for variations branching from the last move.
     before_last: Option<(G, Cursor)>,
+    /// Whether the record writes `-` for skipped turns; if it does, every skipped turn
+    /// must be written, and if not, skipped turns are passed over silently.
+    marks_skips: bool,
 }
 
 impl<'t, G: Game> LineReader<'t, G> {
@@ -243,6 +246,9 @@ impl<'t, G: Game> LineReader<'t, G> {
             variations: Vec::new(),
             rest,
             before_last: None,
+            marks_skips: rest
+                .split_whitespace()
+                .any(|w| w.trim_end_matches(['.', ')']) == "-"),
         }
     }
 
@@ -305,6 +311,22 @@ impl<'t, G: Game> LineReader<'t, G> {
 
     fn number(&mut self, round: u32, resumed: bool) -> Result<(), RecordError> {
         let written = format!("{round}.{}", if resumed { " …" } else { "" });
+        // Without skip marks, the seats of players the rules skip pass silently up to
+        // the end of the round.
+        if !self.marks_skips {
+            while self.cursor.seat != 0 && self.cursor.seat != self.position.to_move() {
+                self.cursor.advance::<G>();
+            }
+        }
+        // A record may open the first round at the first seat even when the position
+        // starts later in it (skipped turns, or a side to move other than the first).
+        if self.moves.is_empty()
+            && !resumed
+            && round == self.cursor.round
+            && self.before_last.is_none()
+        {
+            self.cursor.seat = 0;
+        }
         if round != self.cursor.round {
             let why = if !resumed && self.cursor.seat != 0 && round == self.cursor.round + 1 {
                 format!(
@@ -346,14 +368,17 @@ impl<'t, G: Game> LineReader<'t, G> {
     }
 
     fn play(&mut self, text: &str, marks: &str) -> Result<(), RecordError> {
-        if self.position.to_move() != self.cursor.seat {
-            return Err(self.error(
-                text,
-                format!(
-                    "{} has no move here; write - for the skipped turn",
-                    G::PLAYERS[self.cursor.seat]
-                ),
-            ));
+        while self.position.to_move() != self.cursor.seat {
+            if self.marks_skips {
+                return Err(self.error(
+                    text,
+                    format!(
+                        "{}'s turn is skipped here: write - for it",
+                        G::PLAYERS[self.cursor.seat]
+                    ),
+                ));
+            }
+            self.cursor.advance::<G>();
         }
         let mv = self
             .position
@@ -394,6 +419,7 @@ impl<'t, G: Game> LineReader<'t, G> {
             return Err(self.error("(", "a variation needs a move before it to replace"));
         };
         let mut branch = LineReader::new(start.clone(), self.rest);
+        branch.marks_skips = self.marks_skips;
         branch.cursor = Cursor {
             round: cursor.round,
             seat: cursor.seat,

@@ -12,8 +12,7 @@ use crate::board_text::{read_board, read_counter, write_board};
 use crate::game::PositionError;
 
 /// The start position.
-pub const START: &str =
-    "3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/NRNENKNENRN/3PPPPP3/3NRNEN3 w - - 0 1";
+pub const START: &str = "3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/NRNENKNENRN/3PPPPP3/3NRNEN3 w - - 0 1";
 
 fn error(text: impl Into<String>) -> PositionError {
     PositionError(text.into())

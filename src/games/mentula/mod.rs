@@ -1,0 +1,144 @@
+//! Mentula, a 4-player jumping game on 8x8 (RULES.md, section Mentula).
+//!
+//! - `board`: squares, the four colours, player names;
+//! - `geometry`: the jump, `(start, pivot) -> target`, the one place that knows the
+//!   board's shape;
+//! - `reach`: the squares a player can ever occupy, scores, and whether a capture can
+//!   still happen;
+//! - `position`: the position, moves, statura, make and undo, the end of the game;
+//! - `fen`: the FEN-like and list forms of positions;
+//! - `notation`: full, short and compact move text.
+
+pub mod board;
+pub mod fen;
+pub mod geometry;
+pub mod notation;
+pub mod position;
+pub mod reach;
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
+
+pub use notation::Notation;
+pub use position::{Move, Position, Rules, Scoring};
+
+use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption};
+
+impl Game for Position {
+    type Move = Move;
+    type Notation = Notation;
+
+    const NAME: &'static str = "mentula";
+    const PLAYERS: &'static [&'static str] = &board::NAMES;
+    const NOTATIONS: &'static [(&'static str, Notation)] = &[
+        ("full", Notation::Full),
+        ("short", Notation::Short),
+        ("compact", Notation::Compact),
+    ];
+    const RULE_OPTIONS: &'static [RuleOption] = &[
+        RuleOption {
+            name: "scoring",
+            default: "reach",
+            help: "reach: squares a player can reach and no other can; pieces: pieces left",
+        },
+        RuleOption {
+            name: "capture-limit",
+            default: "200",
+            help: "off, or n: the game ends after n moves in a row without a capture",
+        },
+    ];
+
+    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let mut rules = self.rules();
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("scoring") {
+            rules.scoring = if value.eq_ignore_ascii_case("reach") {
+                Scoring::Reach
+            } else if value.eq_ignore_ascii_case("pieces") {
+                Scoring::Pieces
+            } else {
+                return Err(format!("scoring takes reach or pieces, not {value:?}"));
+            };
+        } else if name.eq_ignore_ascii_case("capture-limit") {
+            rules.capture_limit = if value.eq_ignore_ascii_case("off") {
+                None
+            } else {
+                match value.parse::<u32>() {
+                    Ok(n) if n > 0 => Some(n),
+                    _ => {
+                        return Err(format!(
+                            "capture-limit takes off or a positive number, not {value:?}"
+                        ));
+                    }
+                }
+            };
+        } else {
+            return Err(format!(
+                "unknown rule option {name:?} (mentula has scoring and capture-limit)"
+            ));
+        }
+        self.set_rules(rules);
+        Ok(())
+    }
+
+    fn start() -> Self {
+        fen::parse(fen::START).expect("the start position is valid")
+    }
+    fn from_fen(text: &str) -> Result<Self, PositionError> {
+        fen::parse(text)
+    }
+    fn fen(&self) -> String {
+        fen::format(self)
+    }
+    fn to_move(&self) -> Player {
+        Position::to_move(self)
+    }
+    fn round_number(&self) -> u32 {
+        self.round()
+    }
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        Position::legal_moves(self, out)
+    }
+    fn count_legal_moves(&self) -> u64 {
+        self.count_legal()
+    }
+    fn play(&mut self, mv: Move) {
+        Position::play(self, mv)
+    }
+    fn undo(&mut self) -> Option<Move> {
+        Position::undo(self)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+    fn hash(&self) -> u64 {
+        self.zobrist()
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let parsed = Position::parse_move(self, text);
+        if matches!(parsed, Err(MoveError::Syntax { .. })) || self.outcome().is_none() {
+            return parsed;
+        }
+        Err(MoveError::GameOver {
+            text: text.trim().to_string(),
+        })
+    }
+    fn format_move(&self, mv: Move, notation: Notation) -> String {
+        Position::format_move(self, mv, notation)
+    }
+    fn describe_outcome(outcome: &Outcome) -> String {
+        let scores: Vec<String> = outcome
+            .scores
+            .iter()
+            .enumerate()
+            .map(|(p, s)| format!("{} {s}", board::NAMES[p]))
+            .collect();
+        format!(
+            "{} ({}; {})",
+            outcome.verdict(Self::PLAYERS),
+            outcome.reason,
+            scores.join(", ")
+        )
+    }
+}
