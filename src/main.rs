@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ludus::game::Game;
-use ludus::games::senamukha;
+use ludus::games::{mentula, senamukha};
 
 #[derive(Parser)]
 #[command(
@@ -21,6 +21,7 @@ struct Cli {
 #[derive(Clone, Copy, ValueEnum)]
 enum GameName {
     Senamukha,
+    Mentula,
 }
 
 #[derive(Subcommand)]
@@ -64,27 +65,12 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Perft {
-            game: GameName::Senamukha,
-            fen,
-            moves,
-            rules,
-            depth,
-            divide,
-        } => run_perft::<senamukha::Position>(
-            fen.as_deref(),
-            &rules,
-            moves.as_deref(),
-            depth,
-            divide,
-        ),
-        Command::Replay {
-            game: GameName::Senamukha,
-            fen,
-            rules,
-            file,
-        } => run_replay::<senamukha::Position>(fen.as_deref(), &rules, &file),
+    let game = match &cli.command {
+        Command::Perft { game, .. } | Command::Replay { game, .. } => *game,
+    };
+    let result = match game {
+        GameName::Senamukha => run::<senamukha::Position>(cli.command),
+        GameName::Mentula => run::<mentula::Position>(cli.command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -92,6 +78,22 @@ fn main() -> ExitCode {
             eprintln!("ludus: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn run<G: Game>(command: Command) -> Result<(), String> {
+    match command {
+        Command::Perft {
+            fen,
+            moves,
+            rules,
+            depth,
+            divide,
+            ..
+        } => run_perft::<G>(fen.as_deref(), &rules, moves.as_deref(), depth, divide),
+        Command::Replay {
+            fen, rules, file, ..
+        } => run_replay::<G>(fen.as_deref(), &rules, &file),
     }
 }
 

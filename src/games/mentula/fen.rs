@@ -233,7 +233,7 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
 /// Prints the seed's list form: every player with pieces, and the player to move.
 pub fn format_list(position: &Position) -> String {
     let mut parts = Vec::new();
-    for player in 0..PLAYERS {
+    for (player, title) in TITLES.iter().enumerate() {
         let own = position.men(player);
         if own == 0 && player != position.to_move() {
             continue;
@@ -252,7 +252,7 @@ pub fn format_list(position: &Position) -> String {
         } else {
             format!(" {}", squares.join(", "))
         };
-        parts.push(format!("{}{marker}:{squares}", TITLES[player]));
+        parts.push(format!("{title}{marker}:{squares}"));
     }
     format!("{}.", parts.join(", "))
 }

@@ -55,8 +55,11 @@ fn find(parent: &mut [u32], mut x: usize) -> usize {
     x
 }
 
-/// The reach of every configuration.
-static REACH: LazyLock<Vec<Bitboard>> = LazyLock::new(|| {
+/// The reach of every configuration, built on first use.
+static REACH: LazyLock<Vec<Bitboard>> = LazyLock::new(build_table);
+
+/// Builds the reach of every configuration (public for the benchmark of its cost).
+pub fn build_table() -> Vec<Bitboard> {
     let mut parent: Vec<u32> = (0..CONFIGURATIONS as u32).collect();
     for config in 0..CONFIGURATIONS {
         let men = pieces(config);
@@ -91,7 +94,7 @@ static REACH: LazyLock<Vec<Bitboard>> = LazyLock::new(|| {
     (0..CONFIGURATIONS)
         .map(|config| component_reach[find(&mut parent, config)])
         .collect()
-});
+}
 
 /// The squares the pieces `men` of one player can ever occupy by that player's moves.
 /// `men` must hold at most one piece per colour.
