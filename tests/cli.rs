@@ -253,7 +253,7 @@ fn mentula_replay_to_the_end_prints_the_four_scores() {
         .assert()
         .success()
         .stdout(predicate::str::ends_with(
-            "result: white wins (one player left; white 64, yellow 0, red 0, magenta 0)\n",
+            "result: white wins (one player left; white 64, yellow 0, red 0, magenta 0; ranking white > yellow = red = magenta)\n",
         ));
     ludus()
         .args([

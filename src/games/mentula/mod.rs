@@ -134,11 +134,20 @@ impl Game for Position {
             .enumerate()
             .map(|(p, s)| format!("{} {s}", board::NAMES[p]))
             .collect();
+        let ranking: Vec<String> = outcome
+            .ranking()
+            .iter()
+            .map(|group| {
+                let names: Vec<&str> = group.iter().map(|&p| board::NAMES[p]).collect();
+                names.join(" = ")
+            })
+            .collect();
         format!(
-            "{} ({}; {})",
+            "{} ({}; {}; ranking {})",
             outcome.verdict(Self::PLAYERS),
             outcome.reason,
-            scores.join(", ")
+            scores.join(", "),
+            ranking.join(" > ")
         )
     }
 }

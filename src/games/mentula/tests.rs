@@ -151,7 +151,7 @@ fn one_player_left_scores_64() {
     assert_eq!(outcome.scores, [64, 0, 0, 0]);
     assert_eq!(
         Position::describe_outcome(&outcome),
-        "white wins (one player left; white 64, yellow 0, red 0, magenta 0)"
+        "white wins (one player left; white 64, yellow 0, red 0, magenta 0; ranking white > yellow = red = magenta)"
     );
 }
 
@@ -174,6 +174,11 @@ fn no_possible_capture_ends_the_game_with_scores_by_reach_or_by_pieces() {
     let outcome = p.outcome().unwrap();
     assert_eq!(outcome.reason, EndReason::NoCaptures);
     assert_eq!(outcome.scores, [48, 0, 1, 0]);
+    assert_eq!(outcome.ranking(), [vec![0], vec![2], vec![1, 3]]);
+    assert_eq!(
+        Position::describe_outcome(&outcome),
+        "white wins (no capture possible; white 48, yellow 0, red 1, magenta 0; ranking white > red > yellow = magenta)"
+    );
     p.set_rule_option("scoring", "pieces").unwrap();
     assert_eq!(p.outcome().unwrap().scores, [3, 0, 1, 0]);
     // While reaches meet, the game goes on.
