@@ -6,7 +6,7 @@ use nom::{
     IResult, Parser,
     branch::alt,
     character::complete::{char, digit1, satisfy},
-    combinator::{map, map_res},
+    combinator::map,
     multi::{many0, separated_list1},
 };
 
@@ -21,7 +21,10 @@ enum RankItem {
 
 fn rank_item(input: &str) -> IResult<&str, RankItem> {
     alt((
-        map_res(digit1, |d: &str| d.parse::<usize>().map(RankItem::Empty)),
+        // A number too large for usize is still a (far too long) run.
+        map(digit1, |d: &str| {
+            RankItem::Empty(d.parse::<usize>().unwrap_or(usize::MAX))
+        }),
         map(satisfy(|c| c.is_ascii_alphabetic()), RankItem::Letter),
     ))
     .parse(input)
@@ -65,13 +68,14 @@ pub fn read_board(
     let mut men = Vec::new();
     for (i, items) in rows.iter().enumerate() {
         let rank = ranks - 1 - i;
-        let mut file = 0;
+        let mut file: usize = 0;
         for &item in items {
             match item {
                 RankItem::Empty(0) => {
                     return Err(error(format!("rank {} has an empty run of 0", rank + 1)));
                 }
-                RankItem::Empty(n) => file += n,
+                // Saturating: an absurd run must give a width error, not wrap around.
+                RankItem::Empty(n) => file = file.saturating_add(n),
                 RankItem::Letter(letter) => {
                     if !known(letter) {
                         return Err(error(format!(
@@ -82,7 +86,7 @@ pub fn read_board(
                     if file < files {
                         men.push(Placed { file, rank, letter });
                     }
-                    file += 1;
+                    file = file.saturating_add(1);
                 }
             }
         }

@@ -111,6 +111,23 @@ impl Outcome {
     }
 }
 
+/// Hands the turn on after `mover` has played: to the next player in turn order for
+/// whom `can_move` holds (players who cannot move are skipped, as Mentula's statura and
+/// Mangala's passes require), or to the next player in order if nobody can move.
+/// Returns that player and whether the turn passed the first seat, which opens a new
+/// round.
+pub fn next_turn(
+    mover: Player,
+    players: usize,
+    can_move: impl Fn(Player) -> bool,
+) -> (Player, bool) {
+    let steps = (1..=players)
+        .find(|&k| can_move((mover + k) % players))
+        .unwrap_or(1);
+    let next = (mover + steps) % players;
+    (next, next <= mover)
+}
+
 /// A rule that RULES.md makes an option, with its default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleOption {

@@ -122,6 +122,9 @@ fn run_perft<G: Game>(
     depth: u32,
     divide: bool,
 ) -> Result<(), String> {
+    if divide && depth == 0 {
+        return Err("--divide needs a depth of at least 1".to_string());
+    }
     let mut position: G = setup(fen, rules, moves)?;
     let canonical = G::NOTATIONS[0].1;
     let started = Instant::now();

@@ -1,22 +1,30 @@
 //! Perft: counting the leaves of the legal move tree, the first test of every move
 //! generator. The last ply is counted in bulk (`count_legal_moves`), not played.
+//! Perft counts the tree of legal moves only; it does not stop at the rules' other
+//! ends of a game (repetition, move limits), as is the convention.
 
 use crate::game::Game;
 
 /// The number of leaf positions `depth` plies below `position`.
 pub fn perft<G: Game>(position: &mut G, depth: u32) -> u64 {
+    // One move list per level, allocated once for the whole walk.
+    let mut lists: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    walk(position, depth, &mut lists)
+}
+
+fn walk<G: Game>(position: &mut G, depth: u32, lists: &mut [Vec<G::Move>]) -> u64 {
     if depth == 0 {
         return 1;
     }
     if depth == 1 {
         return position.count_legal_moves();
     }
-    let mut moves = Vec::with_capacity(64);
-    position.legal_moves(&mut moves);
+    let (list, deeper) = lists.split_first_mut().expect("one list per level");
+    position.legal_moves(list);
     let mut nodes = 0;
-    for &mv in &moves {
+    for &mv in list.iter() {
         position.play(mv);
-        nodes += perft(position, depth - 1);
+        nodes += walk(position, depth - 1, deeper);
         position.undo();
     }
     nodes

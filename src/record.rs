@@ -20,9 +20,10 @@
 use nom::{
     IResult, Parser,
     branch::alt,
+    bytes::complete::take_while,
     bytes::complete::{tag, take_till1, take_until},
-    character::complete::{char, digit1, multispace0, not_line_ending},
-    combinator::{map, map_res, opt, recognize, value},
+    character::complete::{char, digit1, not_line_ending},
+    combinator::{map, map_res, opt, value},
     sequence::{delimited, preceded, terminated},
 };
 
@@ -51,18 +52,28 @@ enum Token<'a> {
 
 const MARKS: &[char] = &['+', '#', '×', '=', '!', '?'];
 
+/// Variations nested deeper than this are refused (they would only exhaust the stack).
+const MAX_NESTING: usize = 32;
+
+/// Any whitespace, Unicode included (a no-break space separates like a space).
+fn space0(input: &str) -> IResult<&str, &str> {
+    take_while(char::is_whitespace).parse(input)
+}
+
 fn continuation(input: &str) -> IResult<&str, ()> {
-    value(
-        (),
-        preceded(multispace0, alt((tag("…"), tag("..."), tag("..")))),
-    )
-    .parse(input)
+    value((), preceded(space0, alt((tag("…"), tag("..."), tag(".."))))).parse(input)
 }
 
 fn number(input: &str) -> IResult<&str, Token<'_>> {
     map(
         (
-            map_res(digit1, str::parse::<u32>),
+            map_res(digit1, |d: &str| {
+                if d.starts_with('0') {
+                    Err(())
+                } else {
+                    d.parse::<u32>().map_err(|_| ())
+                }
+            }),
             char('.'),
             opt(continuation),
         ),
@@ -128,7 +139,7 @@ fn move_token(input: &str) -> IResult<&str, Token<'_>> {
 
 fn token(input: &str) -> IResult<&str, Token<'_>> {
     preceded(
-        multispace0,
+        space0,
         alt((
             number,
             result,
@@ -166,7 +177,10 @@ impl std::error::Error for RecordError {}
 /// A line of play that replaced the last move of the line it branches from.
 #[derive(Clone, Debug)]
 pub struct Variation<G: Game> {
-    /// How many moves of the main line were played before the variation's first move.
+    /// The line it branches from: `None` for the main line, `Some(i)` for
+    /// `variations[i]` (variations inside variations).
+    pub parent: Option<usize>,
+    /// How many moves of that line were played before the variation's first move.
     pub branch_ply: usize,
     pub moves: Vec<G::Move>,
     pub position: G,
@@ -229,6 +243,8 @@ struct LineReader<'t, G: Game> {
     /// Whether the record writes `-` for skipped turns; if it does, every skipped turn
     /// must be written, and if not, skipped turns are passed over silently.
     marks_skips: bool,
+    /// How many variations enclose this line.
+    nesting: usize,
 }
 
 impl<'t, G: Game> LineReader<'t, G> {
@@ -249,6 +265,7 @@ impl<'t, G: Game> LineReader<'t, G> {
             marks_skips: rest
                 .split_whitespace()
                 .any(|w| w.trim_end_matches(['.', ')']) == "-"),
+            nesting: 0,
         }
     }
 
@@ -267,10 +284,20 @@ impl<'t, G: Game> LineReader<'t, G> {
                 return self.read_commentary(nested);
             }
             if self.position.outcome().is_some() {
-                // A result may still follow the last move; then prose.
-                if let Ok((rest, Token::Result(text))) = token(self.rest) {
-                    self.rest = rest;
-                    self.result(text)?;
+                // Comments and a result may still follow the last move; then prose.
+                loop {
+                    match token(self.rest) {
+                        Ok((rest, Token::Comment(text))) => {
+                            self.rest = rest;
+                            self.comments.push(text.trim().to_string());
+                        }
+                        Ok((rest, Token::Result(text))) => {
+                            self.rest = rest;
+                            self.result(text)?;
+                            break;
+                        }
+                        _ => break,
+                    }
                 }
                 return self.read_commentary(nested);
             }
@@ -359,7 +386,8 @@ impl<'t, G: Game> LineReader<'t, G> {
     fn result(&mut self, text: &str) -> Result<(), RecordError> {
         if let Some(outcome) = self.position.outcome() {
             let by_rules = two_player_result(&outcome);
-            if by_rules != text && text != "*" {
+            let written = if text == "½-½" { "1/2-1/2" } else { text };
+            if by_rules != written && text != "*" {
                 return Err(self.error(text, format!("the rules give {by_rules}")));
             }
         }
@@ -418,21 +446,37 @@ impl<'t, G: Game> LineReader<'t, G> {
         let Some((start, cursor)) = &self.before_last else {
             return Err(self.error("(", "a variation needs a move before it to replace"));
         };
+        if self.nesting >= MAX_NESTING {
+            return Err(self.error(
+                "(",
+                format!("variations are nested more than {MAX_NESTING} deep"),
+            ));
+        }
         let mut branch = LineReader::new(start.clone(), self.rest);
         branch.marks_skips = self.marks_skips;
+        branch.nesting = self.nesting + 1;
         branch.cursor = Cursor {
             round: cursor.round,
             seat: cursor.seat,
         };
         branch.read(true)?;
+        if branch.moves.is_empty() {
+            return Err(self.error("(", "the variation holds no move"));
+        }
         self.rest = branch.rest;
         self.comments.extend(branch.comments);
-        self.variations.extend(branch.variations);
+        // The branch comes first; its own variations follow, their parents renumbered.
+        let base = self.variations.len();
         self.variations.push(Variation {
+            parent: None,
             branch_ply: self.moves.len() - 1,
             moves: branch.moves,
             position: branch.position,
         });
+        for mut inner in branch.variations {
+            inner.parent = Some(inner.parent.map_or(base, |i| base + 1 + i));
+            self.variations.push(inner);
+        }
         Ok(())
     }
 
@@ -513,25 +557,56 @@ pub fn two_player_result(outcome: &Outcome) -> &'static str {
     }
 }
 
-/// Splits off the header: the text before the first move number, unless it reads as a
-/// move of the start position (then the record simply has no header).
+/// Splits off the header: the text before the move number that opens the game. That
+/// number is the start position's round, written as a whole word and followed by a
+/// move of the start position (or a skip or continuation); failing such a pair, the
+/// first word that is that number. A record that starts with a move has no header.
 fn split_header<'t, G: Game>(start: &G, text: &'t str) -> (Option<&'t str>, &'t str) {
-    let mut rest = text;
-    while let Ok((after, word)) = preceded(multispace0, recognize(word)).parse(rest) {
-        let word_start = text.len() - after.len() - word.len();
-        if number(word).is_ok() {
-            let prefix = text[..word_start].trim();
-            let first = prefix.split_whitespace().next();
-            return match first {
-                Some(first) if start.parse_move(first.trim_end_matches(MARKS)).is_err() => {
-                    (Some(prefix), &text[word_start..])
-                }
-                _ => (None, text),
-            };
+    // Each word with its byte offset.
+    let mut located: Vec<(usize, &str)> = Vec::new();
+    let mut word_start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), word_start) {
+            (true, Some(at)) => {
+                located.push((at, &text[at..i]));
+                word_start = None;
+            }
+            (false, None) => word_start = Some(i),
+            _ => {}
         }
-        rest = after;
     }
-    (None, text)
+    if let Some(at) = word_start {
+        located.push((at, &text[at..]));
+    }
+    let is_move = |w: &str| start.parse_move(w.trim_end_matches(MARKS)).is_ok();
+    let opens_game = |w: &str| match number(w) {
+        Ok(("", Token::Number { round, .. })) => round == start.round_number(),
+        _ => false,
+    };
+    match located.first() {
+        None => return (None, text),
+        Some(&(_, first)) if is_move(first) || opens_game(first) => return (None, text),
+        _ => {}
+    }
+    let strong = located.iter().enumerate().find(|&(k, &(_, w))| {
+        opens_game(w)
+            && located.get(k + 1).is_some_and(|&(_, next)| {
+                next == "-" || next.starts_with('…') || next.starts_with("..") || is_move(next)
+            })
+    });
+    let weak = || {
+        located
+            .iter()
+            .enumerate()
+            .find(|&(_, &(_, w))| opens_game(w))
+    };
+    match strong.or_else(weak) {
+        Some((_, &(at, _))) => {
+            let header = text[..at].trim();
+            ((!header.is_empty()).then_some(header), &text[at..])
+        }
+        None => (None, text),
+    }
 }
 
 /// Replays a record from `start`.

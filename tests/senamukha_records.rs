@@ -219,3 +219,70 @@ fn play_after_the_end_is_refused_and_the_n_move_rule_can_end_a_game_early() {
             .contains("unknown rule option")
     );
 }
+
+#[test]
+fn nested_variations_name_the_line_they_branch_from() {
+    let r = replay("1. a4–a5 a8–a7 (b8–b7 2. b4–b5 (2. c4–c5)) 2. b4–b5");
+    assert_eq!(r.moves.len(), 3);
+    assert_eq!(r.variations.len(), 2);
+    let outer = &r.variations[0];
+    assert_eq!(
+        (outer.parent, outer.branch_ply, outer.moves.len()),
+        (None, 1, 2)
+    );
+    let inner = &r.variations[1];
+    assert_eq!(
+        (inner.parent, inner.branch_ply, inner.moves.len()),
+        (Some(0), 1, 1)
+    );
+}
+
+#[test]
+fn hostile_records_are_refused_cleanly() {
+    let deep = format!("1. a4–a5 {}{}", "(a4–a5 ".repeat(4000), ")".repeat(4000));
+    let err = record::replay(Position::start(), &deep)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("nested more than 32 deep"), "{err}");
+    let unclosed = format!("1. a4–a5 {}", "(a4–a5 ".repeat(4000));
+    assert!(record::replay(Position::start(), &unclosed).is_err());
+    let err = record::replay(Position::start(), "1. Na3–b5 ( )")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("holds no move"), "{err}");
+    let err = record::replay(Position::start(), "01. Na3–b5")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unreadable move: 01"), "{err}");
+}
+
+#[test]
+fn results_comments_and_spaces_after_the_last_move() {
+    let mut text = game(3);
+    text = text.replace("Kf8–f9=.", "Kf8–f9= {a draw} ½-½.");
+    let r = replay(&text);
+    assert_eq!(r.stated_result.as_deref(), Some("½-½"));
+    assert_eq!(r.comments[0], "a draw");
+    let r = replay("1.\u{a0}Na3–b5\u{a0}Ne9–d7");
+    assert_eq!(r.moves.len(), 2);
+}
+
+#[test]
+fn headers_with_brackets_numbers_and_semicolons() {
+    for (text, header) in [
+        ("Alice (White)—Bob 1. Na3–b5", "Alice (White)—Bob"),
+        ("Alice; Bob 1. Na3–b5", "Alice; Bob"),
+        (
+            "Zillions of Games 2.0—Bob 1. Na3–b5",
+            "Zillions of Games 2.0—Bob",
+        ),
+        ("Round 2. Alice—Bob 1. Na3–b5", "Round 2. Alice—Bob"),
+        ("A\u{a0}Zillions—B 1. Na3–b5", "A\u{a0}Zillions—B"),
+    ] {
+        let r = replay(text);
+        assert_eq!(r.header.as_deref(), Some(header), "{text}");
+        assert_eq!(r.moves.len(), 1, "{text}");
+    }
+    let r = replay("Alice (White)—Bob 1. Na3–b5");
+    assert_eq!(r.players, ["Alice (White)", "Bob"]);
+}

@@ -4,7 +4,7 @@
 use super::board::{Bitboard, PLAYERS, SQUARES, Square, Squares};
 use super::geometry::jump;
 use super::reach;
-use crate::game::{EndReason, Outcome};
+use crate::game::{EndReason, Outcome, next_turn};
 
 /// A jump: the piece on `from` jumps over the piece on `pivot` and lands on `to`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -238,12 +238,8 @@ impl Position {
         } else {
             self.since_capture + 1
         };
-        let steps = (1..=PLAYERS)
-            .find(|&k| self.can_move((mover + k) % PLAYERS))
-            .unwrap_or(1);
-        let next = (mover + steps) % PLAYERS;
-        // The round grows when the turn passes White's seat (seat 0).
-        if next <= mover {
+        let (next, new_round) = next_turn(mover, PLAYERS, |p| self.can_move(p));
+        if new_round {
             self.round += 1;
         }
         self.hash ^= ZOBRIST.to_move[mover] ^ ZOBRIST.to_move[next];

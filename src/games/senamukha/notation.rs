@@ -212,6 +212,11 @@ impl Position {
                     && (m.promotion().is_none()
                         || written.promotion.is_none()
                         || m.promotion() == written.promotion)
+                    // In SAN a pawn capture always names the pawn's file.
+                    && !(written.form == Form::San
+                        && written.from_file.is_none()
+                        && self.piece_at(m.from()).is_some_and(|p| p.kind == Kind::Pawn)
+                        && self.piece_at(m.to()).is_some())
             })
             .collect();
         let promoting = candidates.iter().any(|m| m.promotion().is_some());
@@ -258,6 +263,17 @@ impl Position {
         let to = written.to;
         let (Some(f), Some(r)) = (written.from_file, written.from_rank) else {
             let kind = written.kind.unwrap_or(Kind::Pawn);
+            if kind == Kind::Pawn && written.from_file.is_none() && self.piece_at(to).is_some() {
+                return format!(
+                    "a pawn capture names the pawn's file, as in {}x{to}",
+                    (b'a'
+                        + if to.file() > 0 {
+                            to.file() as u8 - 1
+                        } else {
+                            1
+                        }) as char
+                );
+            }
             return format!("no {} {} can move to {to}", side.name(), kind.name());
         };
         let from = Square::new(f, r);

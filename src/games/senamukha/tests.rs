@@ -657,3 +657,28 @@ fn moves_are_refused_once_the_game_is_over() {
     let err = Game::parse_move(&p, "a2a3").unwrap_err().to_string();
     assert!(err.contains("the game is over"), "{err}");
 }
+
+#[test]
+fn absurd_empty_runs_are_refused_not_wrapped() {
+    for fen in [
+        "18446744073709551615K11/11/11/11/11/11/11/11/11/11/k10 w",
+        "k18446744073709551615R10/11/11/11/11/11/11/11/11/11/K10 w",
+        "1K18446744073709551615/11/11/11/11/11/11/11/11/11/k10 w",
+        "99999999999999999999999K/11/11/11/11/11/11/11/11/11/k10 w",
+    ] {
+        let err = Position::from_fen(fen).unwrap_err().to_string();
+        assert!(err.contains("rank 11"), "{fen}: {err}");
+    }
+}
+
+#[test]
+fn san_pawn_captures_must_name_the_file() {
+    let p = position("Ka1 kk11 Pd4 ne5", 'w');
+    let err = p.parse_move("e5").unwrap_err().to_string();
+    assert!(
+        err.contains("a pawn capture names the pawn's file"),
+        "{err}"
+    );
+    assert_eq!(p.parse_move("dxe5"), p.parse_move("d4e5"));
+    assert_eq!(p.parse_move("de5"), p.parse_move("d4e5"));
+}
