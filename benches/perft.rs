@@ -1,10 +1,11 @@
-//! Move generation speed: perft from the Sena-Mukha start, the last ply counted in bulk.
-//! `cargo bench` prints the time per run; nodes per second = nodes / time.
+//! Move generation speed: perft from the Sena-Mukha and Mangala II starts, the last ply
+//! counted in bulk. `cargo bench` prints the time per run and the leaves per second.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ludus::game::Game;
+use ludus::games::mangala;
 use ludus::games::senamukha::Position;
 use ludus::perft::perft;
 
@@ -48,5 +49,21 @@ fn senamukha_perft_full(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, senamukha_perft, senamukha_perft_full);
+fn mangala_perft(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mangala perft");
+    group.throughput(Throughput::Elements(32_284_295));
+    group.sample_size(10);
+    group.bench_function("start depth 10 (bulk)", |b| {
+        let mut position = mangala::Position::start();
+        b.iter(|| assert_eq!(perft(black_box(&mut position), 10), 32_284_295))
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    senamukha_perft,
+    senamukha_perft_full,
+    mangala_perft
+);
 criterion_main!(benches);

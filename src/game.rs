@@ -38,6 +38,8 @@ pub enum EndReason {
     NoMoves,
     /// No capture can ever happen again (Mentula).
     NoCaptures,
+    /// Every pit is empty (Mangala II).
+    BoardEmpty,
 }
 
 impl fmt::Display for EndReason {
@@ -51,6 +53,7 @@ impl fmt::Display for EndReason {
             EndReason::LastPlayer => "one player left",
             EndReason::NoMoves => "no player can move",
             EndReason::NoCaptures => "no capture possible",
+            EndReason::BoardEmpty => "all pits empty",
         })
     }
 }
@@ -227,6 +230,11 @@ pub trait Game: Clone + fmt::Debug + Sized {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         moves.len() as u64
+    }
+    /// Perft: the leaves of the legal move tree `depth` plies deep. Games may override
+    /// the generic walk with a faster one of their own.
+    fn perft(&mut self, depth: u32) -> u64 {
+        crate::perft::walk_tree(self, depth)
     }
     /// Plays a legal move.
     fn play(&mut self, mv: Self::Move);

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ludus::game::Game;
-use ludus::games::{mentula, senamukha};
+use ludus::games::{mangala, mentula, senamukha};
 
 #[derive(Parser)]
 #[command(
@@ -22,6 +22,7 @@ struct Cli {
 enum GameName {
     Senamukha,
     Mentula,
+    Mangala,
 }
 
 #[derive(Subcommand)]
@@ -71,6 +72,7 @@ fn main() -> ExitCode {
     let result = match game {
         GameName::Senamukha => run::<senamukha::Position>(cli.command),
         GameName::Mentula => run::<mentula::Position>(cli.command),
+        GameName::Mangala => run::<mangala::Position>(cli.command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,8 +5,14 @@
 
 use crate::game::Game;
 
-/// The number of leaf positions `depth` plies below `position`.
+/// The number of leaf positions `depth` plies below `position`, by the game's own
+/// perft (which is [`walk_tree`] unless the game has a faster one).
 pub fn perft<G: Game>(position: &mut G, depth: u32) -> u64 {
+    position.perft(depth)
+}
+
+/// The generic perft: play and undo every move, the last ply counted in bulk.
+pub fn walk_tree<G: Game>(position: &mut G, depth: u32) -> u64 {
     // One move list per level, allocated once for the whole walk.
     let mut lists: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     walk(position, depth, &mut lists)

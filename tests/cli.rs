@@ -302,3 +302,29 @@ fn shell_words(line: &str) -> Vec<String> {
     }
     words
 }
+
+#[test]
+fn mangala_perft_and_replay() {
+    ludus()
+        .args(["perft", "--game", "mangala", "--depth", "8"])
+        .assert()
+        .success()
+        .stdout("Nodes searched: 1106575\n");
+    ludus()
+        .args(["perft", "--game", "mangala", "--depth", "1", "--divide"])
+        .assert()
+        .success()
+        .stdout("A: 1\nB: 1\nC: 1\nD: 1\nE: 1\nF: 1\nNodes searched: 6\n");
+    let file = format!(
+        "{}/tests/data/mangala/opening.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    ludus()
+        .args(["replay", "--game", "mangala", &file])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::starts_with("C\nd\nF\na\nposition: ")
+                .and(predicate::str::ends_with("result: ongoing (no result)\n")),
+        );
+}

@@ -1,0 +1,130 @@
+//! Mangala II, an Ottoman 2x6 mancala (RULES.md, section Mangala II).
+//!
+//! - `position`: pits, sowing, captures, passes and the end of the game;
+//! - `text`: the position string and the move notations.
+
+pub mod position;
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
+pub mod text;
+
+pub use position::{Move, Position, Rules};
+pub use text::Notation;
+
+use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption};
+
+impl Game for Position {
+    type Move = Move;
+    type Notation = Notation;
+
+    const NAME: &'static str = "mangala";
+    const PLAYERS: &'static [&'static str] = &["south", "north"];
+    const NOTATIONS: &'static [(&'static str, Notation)] =
+        &[("letter", Notation::Letter), ("number", Notation::Number)];
+    const RULE_OPTIONS: &'static [RuleOption] = &[
+        RuleOption {
+            name: "skip-origin",
+            default: "off",
+            help: "on: sowing 12 or more counters leaves out the pit sown from",
+        },
+        RuleOption {
+            name: "ply-limit",
+            default: "1000",
+            help: "off, or n: the game ends after n moves, counters on the board going to their row's owner",
+        },
+    ];
+
+    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let mut rules = self.rules();
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("skip-origin") {
+            rules.skip_origin = match value.to_ascii_lowercase().as_str() {
+                "on" | "true" => true,
+                "off" | "false" => false,
+                _ => return Err(format!("skip-origin takes on or off, not {value:?}")),
+            };
+        } else if name.eq_ignore_ascii_case("ply-limit") {
+            rules.ply_limit = if value.eq_ignore_ascii_case("off") {
+                None
+            } else {
+                match value.parse::<u32>() {
+                    Ok(n) if n > 0 => Some(n),
+                    _ => {
+                        return Err(format!(
+                            "ply-limit takes off or a positive number, not {value:?}"
+                        ));
+                    }
+                }
+            };
+        } else {
+            return Err(format!(
+                "unknown rule option {name:?} (mangala has skip-origin and ply-limit)"
+            ));
+        }
+        self.set_rules(rules);
+        Ok(())
+    }
+
+    fn start() -> Self {
+        text::parse(text::START).expect("the start position is valid")
+    }
+    fn from_fen(text: &str) -> Result<Self, PositionError> {
+        text::parse(text)
+    }
+    fn fen(&self) -> String {
+        text::format_position(self)
+    }
+    fn to_move(&self) -> Player {
+        Position::to_move(self)
+    }
+    fn round_number(&self) -> u32 {
+        self.round()
+    }
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        Position::legal_moves(self, out)
+    }
+    #[inline]
+    fn count_legal_moves(&self) -> u64 {
+        self.count_legal()
+    }
+    fn perft(&mut self, depth: u32) -> u64 {
+        Position::perft(self, depth)
+    }
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        Position::play(self, mv)
+    }
+    #[inline]
+    fn undo(&mut self) -> Option<Move> {
+        Position::undo(self)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let parsed = text::parse_move(self, text);
+        if matches!(parsed, Err(MoveError::Syntax { .. })) || self.outcome().is_none() {
+            return parsed;
+        }
+        Err(MoveError::GameOver {
+            text: text.trim().to_string(),
+        })
+    }
+    fn format_move(&self, mv: Move, notation: Notation) -> String {
+        text::format_move(mv, notation)
+    }
+    fn describe_outcome(outcome: &Outcome) -> String {
+        format!(
+            "{} ({}; south {}, north {})",
+            outcome.verdict(Self::PLAYERS),
+            outcome.reason,
+            outcome.scores[0],
+            outcome.scores[1]
+        )
+    }
+}
