@@ -3,8 +3,10 @@
 //! The rules of each game live in `games/<game>/`; everything else talks to them
 //! through the [`game::Game`] trait.
 
+pub mod bench;
 pub mod board_text;
 pub mod game;
 pub mod games;
 pub mod perft;
 pub mod record;
+pub mod search;

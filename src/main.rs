@@ -4,8 +4,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use std::time::Duration;
+
 use ludus::game::Game;
 use ludus::games::{mangala, mentula, senamukha};
+use ludus::search::{Limits, Searchable};
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +49,37 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Searches a position and prints the progress (info lines) and the best move.
+    Search {
+        #[arg(long, value_enum, default_value = "senamukha")]
+        game: GameName,
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, separated by spaces, in any accepted notation.
+        #[arg(long)]
+        moves: Option<String>,
+        /// A rule option, as name=value (repeatable).
+        #[arg(long = "rule", value_name = "NAME=VALUE")]
+        rules: Vec<String>,
+        /// Search this many plies deep.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search for this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Search this many nodes.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Searches fixed positions of all three games to a fixed depth and prints the
+    /// total nodes (a signature of the search) and the speed.
+    Bench {
+        /// The depth of every search (default: each game's own).
+        depth: Option<u32>,
+    },
     /// Replays a game record and prints its moves, final position and result.
     Replay {
         #[arg(long, value_enum, default_value = "senamukha")]
@@ -67,7 +101,18 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let game = match &cli.command {
-        Command::Perft { game, .. } | Command::Replay { game, .. } => *game,
+        Command::Perft { game, .. }
+        | Command::Replay { game, .. }
+        | Command::Search { game, .. } => *game,
+        Command::Bench { depth } => {
+            return match ludus::bench::run(*depth, &mut std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("ludus: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
     };
     let result = match game {
         GameName::Senamukha => run::<senamukha::Position>(cli.command),
@@ -83,8 +128,40 @@ fn main() -> ExitCode {
     }
 }
 
-fn run<G: Game>(command: Command) -> Result<(), String> {
+fn run<G: Searchable>(command: Command) -> Result<(), String> {
     match command {
+        Command::Search {
+            fen,
+            moves,
+            rules,
+            depth,
+            movetime,
+            nodes,
+            hash,
+            ..
+        } => {
+            let mut position: G = setup(fen.as_deref(), &rules, moves.as_deref())?;
+            if position.outcome().is_some() {
+                return Err("the game is over: there is nothing to search".to_string());
+            }
+            let limits = Limits {
+                depth,
+                nodes,
+                movetime: movetime.map(Duration::from_millis),
+                ..Limits::default()
+            };
+            let mut engine = G::engine(hash.clamp(1, 65_536));
+            let result = G::think(&mut engine, &mut position, &limits, &mut |info| {
+                println!("{info}")
+            });
+            let best = result
+                .best_move
+                .map(|m| position.format_move(m, G::NOTATIONS[0].1))
+                .unwrap_or_else(|| "none".to_string());
+            println!("bestmove {best}");
+            Ok(())
+        }
+        Command::Bench { .. } => unreachable!("handled before the game is chosen"),
         Command::Perft {
             fen,
             moves,

@@ -3,6 +3,7 @@
 //! - `position`: pits, sowing, captures, passes and the end of the game;
 //! - `text`: the position string and the move notations.
 
+pub mod eval;
 pub mod position;
 #[cfg(test)]
 mod reference;

@@ -10,6 +10,7 @@
 //! - `notation`: full, short and compact move text.
 
 pub mod board;
+pub mod eval;
 pub mod fen;
 pub mod geometry;
 pub mod notation;

@@ -149,7 +149,7 @@ pub fn between(a: Square, b: Square) -> Bitboard {
     if lo.rank() == hi.rank() {
         span
     } else if lo.file() == hi.file() {
-        span & super::board::file_mask(lo.file())
+        span & super::board::FILES[lo.file()]
     } else {
         0
     }
@@ -157,7 +157,7 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 
 /// The rank and file through `sq`, without `sq`: where a rook could pin or check from.
 pub fn rook_lines(sq: Square) -> Bitboard {
-    (super::board::rank_mask(sq.rank()) | super::board::file_mask(sq.file())) & !sq.bit()
+    (super::board::rank_mask(sq.rank()) | super::board::FILES[sq.file()]) & !sq.bit()
 }
 
 /// Squares attacked by pawns of `color` standing on `pawns`.

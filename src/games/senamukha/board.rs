@@ -33,6 +33,17 @@ pub const fn rank_mask(r: usize) -> Bitboard {
     ((1u128 << SIZE) - 1) << (r * SIZE)
 }
 
+/// Every file's squares, for use at run time (`file_mask` loops).
+pub static FILES: [Bitboard; SIZE] = {
+    let mut table = [0u128; SIZE];
+    let mut f = 0;
+    while f < SIZE {
+        table[f] = file_mask(f);
+        f += 1;
+    }
+    table
+};
+
 pub const FILE_A: Bitboard = file_mask(0);
 pub const FILE_K: Bitboard = file_mask(SIZE - 1);
 pub const NOT_FILE_A: Bitboard = FULL & !FILE_A;

@@ -9,6 +9,7 @@
 
 mod attacks;
 pub mod board;
+pub mod eval;
 pub mod fen;
 mod movegen;
 pub mod notation;

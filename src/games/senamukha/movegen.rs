@@ -96,7 +96,15 @@ fn forward(color: Color, b: Bitboard) -> Bitboard {
 
 impl Position {
     /// Feeds every legal move of the side to move into `sink`.
+    #[inline(always)]
     pub(super) fn generate(&self, sink: &mut impl Sink) {
+        self.generate_to(sink, FULL)
+    }
+
+    /// Feeds the legal moves that end on `wanted` squares (all squares, or the enemy's
+    /// men for captures) into `sink`; pawn moves to the last rank always qualify.
+    #[inline(always)]
+    pub(super) fn generate_to(&self, sink: &mut impl Sink, wanted: Bitboard) {
         let us = self.side_to_move();
         let them = us.other();
         let own = self.side_men(us);
@@ -120,21 +128,35 @@ impl Position {
         for sq in Squares(their_rooks) {
             danger |= attacks::rook(sq, occ_no_king, rot_no_king);
         }
-        sink.piece(king, attacks::KING[king.index()] & !own & !danger);
+        sink.piece(king, attacks::KING[king.index()] & !own & !danger & wanted);
 
         if checkers.count_ones() > 1 {
             return;
         }
+        let geometry = pawn_geometry(us);
+        // Promotions count as wanted: they change the material like captures.
+        let pawn_mask = wanted | geometry.promotion_rank;
         let target_mask = if checkers == 0 {
-            FULL & !own
+            FULL & !own & wanted
         } else {
             // Only a rook's check can be blocked; an elephant two squares away leaps.
             let checker = Square(checkers.trailing_zeros() as u8);
             if checkers & their_rooks != 0 {
-                checkers | between(king, checker)
+                (checkers | between(king, checker)) & wanted
             } else {
-                checkers
+                checkers & wanted
             }
+        };
+        let pawn_target_mask = if checkers == 0 {
+            FULL & !own & pawn_mask
+        } else {
+            let checker = Square(checkers.trailing_zeros() as u8);
+            let block = if checkers & their_rooks != 0 {
+                between(king, checker)
+            } else {
+                0
+            };
+            (checkers | block) & pawn_mask
         };
 
         // Pins: an enemy rook on our king's lines with exactly one man between, ours.
@@ -175,16 +197,23 @@ impl Position {
             sink.piece(sq, targets);
         }
 
-        let geometry = pawn_geometry(us);
         let pawns = self.men(us, Kind::Pawn);
         let free = pawns & !pinned;
         let step = geometry.forward;
         let promo = geometry.promotion_rank;
-        sink.pawns(forward(us, free) & !occ & target_mask, step, promo);
-        sink.pawns(forward(us, east(free)) & opp & target_mask, step + 1, promo);
-        sink.pawns(forward(us, west(free)) & opp & target_mask, step - 1, promo);
+        sink.pawns(forward(us, free) & !occ & pawn_target_mask, step, promo);
+        sink.pawns(
+            forward(us, east(free)) & opp & pawn_target_mask,
+            step + 1,
+            promo,
+        );
+        sink.pawns(
+            forward(us, west(free)) & opp & pawn_target_mask,
+            step - 1,
+            promo,
+        );
         for sq in Squares(pawns & pinned) {
-            let line = pin_line(sq) & target_mask;
+            let line = pin_line(sq) & pawn_target_mask;
             let b = sq.bit();
             sink.pawns(forward(us, b) & !occ & line, step, promo);
             sink.pawns(forward(us, east(b)) & opp & line, step + 1, promo);
@@ -196,6 +225,13 @@ impl Position {
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         self.generate(&mut Lister(out));
+    }
+
+    /// The legal captures and promotions.
+    pub fn tactical_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let enemy = self.side_men(self.side_to_move().other());
+        self.generate_to(&mut Lister(out), enemy);
     }
 
     /// The number of legal moves, counted without listing them.

@@ -40,6 +40,11 @@ impl Move {
     pub fn promotion(self) -> Option<Kind> {
         Self::PROMOTION_KINDS[(self.0 >> 14) as usize]
     }
+    /// The move as 16 bits: from, to (7 bits each) and the promotion (2 bits).
+    #[inline(always)]
+    pub fn bits(self) -> u16 {
+        self.0
+    }
 }
 
 impl std::fmt::Debug for Move {
@@ -313,6 +318,27 @@ impl Position {
         self.hash = undo.hash;
         self.halfmove_clock = undo.halfmove_clock;
         Some(undo.mv)
+    }
+
+    /// Passes the move (for the search's null-move test only; never a legal move).
+    pub fn play_null(&mut self) {
+        self.history.push(Undo {
+            mv: Move(0),
+            captured: None,
+            hash: self.hash,
+            halfmove_clock: self.halfmove_clock,
+        });
+        self.halfmove_clock += 1;
+        self.side = self.side.other();
+        self.hash ^= ZOBRIST.black_to_move;
+    }
+
+    /// Takes back [`Position::play_null`].
+    pub fn undo_null(&mut self) {
+        let undo = self.history.pop().expect("a null move to take back");
+        self.side = self.side.other();
+        self.hash = undo.hash;
+        self.halfmove_clock = undo.halfmove_clock;
     }
 
     /// The moves played since the position was set up, oldest first.

@@ -1,0 +1,96 @@
+//! Evaluation of Mentula positions for every player, for the multi-player searches.
+//!
+//! A player's value: its score by the rules if the game ended now (squares of its
+//! reach no other player can reach), its pieces, its pieces under attack (an opponent
+//! can land on them next turn) and its mobility. A finished game is worth its exact
+//! scores, with a bonus for the winner. All weights are in [`WEIGHTS`].
+
+use super::board::{Bitboard, PLAYERS};
+use super::position::{Move, Position};
+use super::reach;
+use crate::search::Value;
+use crate::search::multi_player::MultiPlayerGame;
+
+pub struct Weights {
+    /// Per square of the player's score by reach.
+    pub reach_score: Value,
+    /// Per piece.
+    pub piece: Value,
+    /// Per piece an opponent can capture next turn.
+    pub attacked: Value,
+    /// Per legal move.
+    pub mobility: Value,
+    /// Per point of the final score.
+    pub final_score: Value,
+    /// For the winner of a finished game.
+    pub win: Value,
+}
+
+pub const WEIGHTS: Weights = Weights {
+    reach_score: 10,
+    piece: 60,
+    attacked: -35,
+    mobility: 3,
+    final_score: 100,
+    win: 10_000,
+};
+
+/// Every square each player can land on next turn.
+fn targets(position: &Position) -> [Bitboard; PLAYERS] {
+    let mut out = [0; PLAYERS];
+    let mut moves = Vec::with_capacity(12);
+    for (player, set) in out.iter_mut().enumerate() {
+        position.moves_of(player, &mut moves);
+        *set = moves.iter().fold(0, |acc, m| acc | m.to.bit());
+    }
+    out
+}
+
+/// The value of the position for every player.
+pub fn evaluate_all(position: &Position) -> Vec<Value> {
+    let w = &WEIGHTS;
+    let men = position.all_men();
+    let scores = reach::scores_by_reach(men);
+    let targets = targets(position);
+    let mut moves = Vec::with_capacity(12);
+    (0..PLAYERS)
+        .map(|p| {
+            let threats = (0..PLAYERS)
+                .filter(|&q| q != p)
+                .fold(0, |acc, q| acc | targets[q]);
+            position.moves_of(p, &mut moves);
+            w.reach_score * scores[p]
+                + w.piece * men[p].count_ones() as Value
+                + w.attacked * (men[p] & threats).count_ones() as Value
+                + w.mobility * moves.len() as Value
+        })
+        .collect()
+}
+
+impl MultiPlayerGame for Position {
+    fn evaluate_all(&self) -> Vec<Value> {
+        evaluate_all(self)
+    }
+
+    fn final_values(&self) -> Option<Vec<Value>> {
+        let outcome = self.outcome()?;
+        let winner = outcome.winner();
+        Some(
+            outcome
+                .scores
+                .iter()
+                .enumerate()
+                .map(|(p, &s)| {
+                    WEIGHTS.final_score * s + if winner == Some(p) { WEIGHTS.win } else { 0 }
+                })
+                .collect(),
+        )
+    }
+
+    fn order_key(&self, mv: Move) -> i32 {
+        // Captures first, then jumps toward the centre.
+        let capture = i32::from(self.owner(mv.to).is_some()) * 100;
+        let (f, r) = (mv.to.file() as i32, mv.to.rank() as i32);
+        capture - ((2 * f - 7).abs() + (2 * r - 7).abs())
+    }
+}

@@ -1,0 +1,163 @@
+//! Searches: alpha-beta for the two-player games, Best-Reply and paranoid search for
+//! Mentula, and what they share (limits, the stop flag, reports).
+
+pub mod limits;
+pub mod multi_player;
+pub mod tt;
+pub mod two_player;
+
+pub use limits::{Clock, Limits};
+
+use std::fmt;
+
+/// A score in centi-units from one player's point of view. Scores beyond
+/// [`MATE_BOUND`] mean the game ends by force: `MATE - n` wins in `n` plies.
+pub type Value = i32;
+
+/// The score of winning at once.
+pub const MATE: Value = 30_000;
+/// Scores at least this far from 0 are forced wins or losses.
+pub const MATE_BOUND: Value = MATE - 1_000;
+/// Beyond every score.
+pub const INFINITY: Value = 32_000;
+
+/// A score as the protocol reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centi-units (centipawns in Sena-Mukha, centi-counters in Mangala II).
+    Centi(i32),
+    /// The game ends by force in this many plies: positive for the side to move
+    /// winning, negative for it losing.
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_value(value: Value) -> Score {
+        if value >= MATE_BOUND {
+            Score::Mate(MATE - value)
+        } else if value <= -MATE_BOUND {
+            Score::Mate(-(MATE + value))
+        } else {
+            Score::Centi(value)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Centi(v) => write!(f, "cp {v}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// One progress report of a search: what the `info` lines carry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// One score for two-player games; one per player (centi-units) for Mentula.
+    pub scores: Vec<Score>,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// The principal variation in the game's canonical notation.
+    pub pv: Vec<String>,
+}
+
+impl Info {
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+impl fmt::Display for Info {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "info depth {} seldepth {}", self.depth, self.seldepth)?;
+        match self.scores.as_slice() {
+            [one] => write!(f, " score {one}")?,
+            many => {
+                f.write_str(" scores")?;
+                for s in many {
+                    match s {
+                        Score::Centi(v) => write!(f, " {v}")?,
+                        Score::Mate(n) => write!(f, " mate{n}")?,
+                    }
+                }
+            }
+        }
+        write!(
+            f,
+            " nodes {} nps {} time {}",
+            self.nodes,
+            self.nps(),
+            self.time_ms
+        )?;
+        if !self.pv.is_empty() {
+            write!(f, " pv {}", self.pv.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// What a finished search returns.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the game is over.
+    pub best_move: Option<M>,
+    /// The last complete report.
+    pub info: Info,
+}
+
+/// A game the engine can search, whatever search serves it: alpha-beta for the
+/// two-player games, a multi-player search for Mentula.
+pub trait Searchable: crate::game::Game {
+    /// The search with its tables, kept from one search to the next.
+    type Engine;
+    /// A new engine with a transposition table of `hash_mib` MiB where it uses one.
+    fn engine(hash_mib: usize) -> Self::Engine;
+    /// Searches the position for the player to move.
+    fn think(
+        engine: &mut Self::Engine,
+        position: &mut Self,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult<Self::Move>;
+}
+
+macro_rules! two_player_searchable {
+    ($game:ty) => {
+        impl Searchable for $game {
+            type Engine = two_player::Searcher<<$game as crate::game::Game>::Move>;
+            fn engine(hash_mib: usize) -> Self::Engine {
+                two_player::Searcher::new(hash_mib)
+            }
+            fn think(
+                engine: &mut Self::Engine,
+                position: &mut Self,
+                limits: &Limits,
+                report: &mut dyn FnMut(&Info),
+            ) -> SearchResult<Self::Move> {
+                engine.search(position, limits, report)
+            }
+        }
+    };
+}
+
+two_player_searchable!(crate::games::senamukha::Position);
+two_player_searchable!(crate::games::mangala::Position);
+
+impl Searchable for crate::games::mentula::Position {
+    type Engine = multi_player::Searcher;
+    fn engine(_hash_mib: usize) -> Self::Engine {
+        multi_player::Searcher::new(multi_player::Algorithm::BestReply)
+    }
+    fn think(
+        engine: &mut Self::Engine,
+        position: &mut Self,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult<Self::Move> {
+        engine.search(position, limits, report)
+    }
+}

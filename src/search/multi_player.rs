@@ -1,0 +1,321 @@
+//! Searches for more than two players (Mentula): paranoid alpha-beta and Best-Reply
+//! Search (BRS+, Esser et al. 2014) behind one interface.
+//!
+//! Both search for the root player R and score positions by one number for R: R's
+//! evaluation minus the best opponent's, so R aims to lead the ranking.
+//! - Paranoid: every opponent minimises R's number, each on its own turn.
+//! - BRS+: between two moves of R, only one opponent's move is searched (the best reply
+//!   of any opponent); the other opponents play the move that move ordering puts first
+//!   instead of passing, so every searched line is a legal game.
+
+use super::limits::{Budget, Limits};
+use super::{INFINITY, Info, Score, SearchResult, Value};
+use crate::game::{Game, Player};
+
+/// What the multi-player searches need from a game beyond the rules.
+pub trait MultiPlayerGame: Game {
+    /// A heuristic value of the position for every player (higher is better).
+    fn evaluate_all(&self) -> Vec<Value>;
+    /// The exact values when the game is over.
+    fn final_values(&self) -> Option<Vec<Value>>;
+    /// Captures first: the order key of a move (higher first).
+    fn order_key(&self, mv: Self::Move) -> i32;
+}
+
+/// Which multi-player search to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    BestReply,
+    Paranoid,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::BestReply => "brs",
+            Algorithm::Paranoid => "paranoid",
+        }
+    }
+}
+
+/// R's number: its value minus the best opponent's.
+fn utility(values: &[Value], root: Player) -> Value {
+    let best_other = values
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| p != root)
+        .map(|(_, &v)| v)
+        .max()
+        .unwrap_or(0);
+    values[root] - best_other
+}
+
+/// A reusable multi-player searcher.
+pub struct Searcher {
+    pub algorithm: Algorithm,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl Searcher {
+    pub fn new(algorithm: Algorithm) -> Searcher {
+        Searcher {
+            algorithm,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Searches for the player to move, reporting after each completed depth.
+    pub fn search<G: MultiPlayerGame>(
+        &mut self,
+        position: &mut G,
+        limits: &Limits,
+        mut report: impl FnMut(&Info),
+    ) -> SearchResult<G::Move> {
+        let budget = Budget::new(limits);
+        self.nodes = 0;
+        self.stopped = false;
+        let root = position.to_move();
+        let canonical = G::NOTATIONS[0].1;
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        self.sort(position, &mut moves);
+        let mut best = moves.first().copied();
+        let mut info = Info {
+            depth: 0,
+            seldepth: 0,
+            scores: position
+                .evaluate_all()
+                .into_iter()
+                .map(Score::Centi)
+                .collect(),
+            nodes: 0,
+            time_ms: 0,
+            pv: best
+                .iter()
+                .map(|&m| position.format_move(m, canonical))
+                .collect(),
+        };
+        if position.outcome().is_none() && (moves.len() > 1 || budget.is_infinite()) {
+            for depth in 1..=budget.depth {
+                let mut alpha = -INFINITY;
+                let mut iteration_best = None;
+                let mut iteration_values = Vec::new();
+                for &mv in &moves {
+                    position.play(mv);
+                    let (value, values) =
+                        self.node(position, depth - 1, alpha, INFINITY, root, &budget);
+                    position.undo();
+                    if self.stopped {
+                        break;
+                    }
+                    if value > alpha || iteration_best.is_none() {
+                        alpha = value.max(alpha);
+                        iteration_best = Some(mv);
+                        iteration_values = values;
+                    }
+                }
+                if self.stopped {
+                    break;
+                }
+                if let Some(mv) = iteration_best {
+                    best = Some(mv);
+                    // Search the best move first next time.
+                    let at = moves.iter().position(|&m| m == mv).unwrap_or(0);
+                    moves[..=at].rotate_right(1);
+                    info = Info {
+                        depth,
+                        seldepth: depth,
+                        scores: iteration_values.into_iter().map(Score::Centi).collect(),
+                        nodes: self.nodes,
+                        time_ms: budget.elapsed_ms(),
+                        pv: vec![position.format_move(mv, canonical)],
+                    };
+                    report(&info);
+                }
+                if !budget.may_deepen(self.nodes) {
+                    break;
+                }
+            }
+        }
+        if budget.is_infinite() {
+            while !budget.must_stop(self.nodes) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        info.nodes = self.nodes;
+        info.time_ms = budget.elapsed_ms();
+        SearchResult {
+            best_move: best,
+            info,
+        }
+    }
+
+    fn sort<G: MultiPlayerGame>(&self, position: &G, moves: &mut [G::Move]) {
+        moves.sort_by_cached_key(|&m| -position.order_key(m));
+    }
+
+    fn poll(&mut self, budget: &Budget) {
+        self.nodes += 1;
+        if self.nodes & 255 == 0 && budget.must_stop(self.nodes) {
+            self.stopped = true;
+        }
+    }
+
+    /// The value for `root` of a position `depth` plies (paranoid) or R-moves (BRS)
+    /// deep, with the value vector of the line's end.
+    fn node<G: MultiPlayerGame>(
+        &mut self,
+        position: &mut G,
+        depth: u32,
+        alpha: Value,
+        beta: Value,
+        root: Player,
+        budget: &Budget,
+    ) -> (Value, Vec<Value>) {
+        self.poll(budget);
+        if self.stopped {
+            return (0, Vec::new());
+        }
+        if let Some(values) = position.final_values() {
+            return (utility(&values, root), values);
+        }
+        if depth == 0 {
+            let values = position.evaluate_all();
+            return (utility(&values, root), values);
+        }
+        if position.to_move() == root {
+            self.max_node(position, depth, alpha, beta, root, budget)
+        } else {
+            match self.algorithm {
+                Algorithm::Paranoid => {
+                    self.paranoid_min(position, depth, alpha, beta, root, budget)
+                }
+                Algorithm::BestReply => self
+                    .best_reply_min(position, depth, alpha, beta, root, false, budget)
+                    .unwrap_or_else(|| {
+                        let values = position.evaluate_all();
+                        (utility(&values, root), values)
+                    }),
+            }
+        }
+    }
+
+    fn max_node<G: MultiPlayerGame>(
+        &mut self,
+        position: &mut G,
+        depth: u32,
+        mut alpha: Value,
+        beta: Value,
+        root: Player,
+        budget: &Budget,
+    ) -> (Value, Vec<Value>) {
+        let mut moves = Vec::with_capacity(12);
+        position.legal_moves(&mut moves);
+        self.sort(position, &mut moves);
+        let mut best = (-INFINITY, Vec::new());
+        for mv in moves {
+            position.play(mv);
+            let result = self.node(position, depth - 1, alpha, beta, root, budget);
+            position.undo();
+            if self.stopped {
+                return (0, Vec::new());
+            }
+            if result.0 > best.0 {
+                alpha = alpha.max(result.0);
+                best = result;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn paranoid_min<G: MultiPlayerGame>(
+        &mut self,
+        position: &mut G,
+        depth: u32,
+        alpha: Value,
+        mut beta: Value,
+        root: Player,
+        budget: &Budget,
+    ) -> (Value, Vec<Value>) {
+        let mut moves = Vec::with_capacity(12);
+        position.legal_moves(&mut moves);
+        self.sort(position, &mut moves);
+        let mut best = (INFINITY, Vec::new());
+        for mv in moves {
+            position.play(mv);
+            let result = self.node(position, depth - 1, alpha, beta, root, budget);
+            position.undo();
+            if self.stopped {
+                return (0, Vec::new());
+            }
+            if result.0 < best.0 {
+                beta = beta.min(result.0);
+                best = result;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// A BRS+ layer of opponents' turns up to R's next turn: exactly one opponent's move
+    /// is searched (`searched` tells whether that happened already); the others play
+    /// their first move in move order. `None` when no line of the layer qualifies.
+    #[allow(clippy::too_many_arguments)]
+    fn best_reply_min<G: MultiPlayerGame>(
+        &mut self,
+        position: &mut G,
+        depth: u32,
+        alpha: Value,
+        mut beta: Value,
+        root: Player,
+        searched: bool,
+        budget: &Budget,
+    ) -> Option<(Value, Vec<Value>)> {
+        if position.to_move() == root || position.outcome().is_some() {
+            // The layer is complete only if one opponent's move was searched.
+            return searched.then(|| self.node(position, depth - 1, alpha, beta, root, budget));
+        }
+        let mut moves = Vec::with_capacity(12);
+        position.legal_moves(&mut moves);
+        self.sort(position, &mut moves);
+        let mut best: Option<(Value, Vec<Value>)> = None;
+        let mut consider =
+            |this: &mut Self, result: Option<(Value, Vec<Value>)>, beta: &mut Value| {
+                if let Some(r) = result
+                    && best.as_ref().is_none_or(|b| r.0 < b.0)
+                {
+                    *beta = (*beta).min(r.0);
+                    best = Some(r);
+                }
+                this.stopped || alpha >= *beta
+            };
+        // This opponent plays its first move; another opponent's reply is searched.
+        if let Some(&default) = moves.first() {
+            position.play(default);
+            let result = self.best_reply_min(position, depth, alpha, beta, root, searched, budget);
+            position.undo();
+            if consider(self, result, &mut beta) {
+                return best;
+            }
+        }
+        // This opponent's reply is the one searched: all its moves.
+        if !searched {
+            for mv in moves {
+                position.play(mv);
+                let result = self.best_reply_min(position, depth, alpha, beta, root, true, budget);
+                position.undo();
+                if consider(self, result, &mut beta) {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,559 @@
+//! Alpha-beta for the two-player games (Sena-Mukha, Mangala II).
+//!
+//! Iterative deepening principal-variation search with aspiration windows, a
+//! transposition table, quiescence search, move ordering (TT move, captures by
+//! most-valuable-victim, killers, history), null-move pruning and late-move reductions
+//! where the game allows them, a check extension, and the rules' draws and ends inside
+//! the tree. Scores are from the side to move's point of view; forced wins are
+//! `MATE - plies`, so the faster win is preferred.
+
+use super::limits::{Budget, Limits};
+use super::tt::{Bound, TranspositionTable};
+use super::{INFINITY, Info, MATE, MATE_BOUND, Score, SearchResult, Value};
+use crate::game::Game;
+
+/// What alpha-beta needs from a two-player game beyond the rules.
+pub trait TwoPlayerGame: Game {
+    /// The static evaluation from the side to move's point of view.
+    fn evaluate(&self) -> Value;
+    /// If the rules end the game here whatever is played (a draw rule, a repetition
+    /// inside the search, a move limit), its value for the side to move; `ply` is the
+    /// distance from the root.
+    fn rule_end(&self, ply: u32) -> Option<Value>;
+    /// The value for the side to move when it has no legal move.
+    fn no_moves_value(&self, ply: u32) -> Value;
+    /// Captures (and promotions): searched by quiescence, never reduced.
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// The order of tactical moves: higher first (most valuable victim, least valuable
+    /// attacker).
+    fn tactical_order(&self, mv: Self::Move) -> i32;
+    /// The legal captures and promotions (quiescence); by default the legal moves
+    /// that [`TwoPlayerGame::is_tactical`] accepts.
+    fn tactical_moves(&self, out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
+        out.retain(|&m| self.is_tactical(m));
+    }
+    /// Whether the side to move is in check (extended, no standing pat).
+    fn in_check(&self) -> bool {
+        false
+    }
+    /// Whether passing the move is a sound test here (no zugzwang risk).
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+    fn play_null(&mut self) {}
+    fn undo_null(&mut self) {}
+    /// The move packed into a non-zero number (for the table and killers).
+    fn pack(mv: Self::Move) -> u32;
+    /// An index below [`HISTORY_SIZE`] for the history heuristic.
+    fn history_index(&self, mv: Self::Move) -> usize;
+}
+
+/// Entries of the history table.
+pub const HISTORY_SIZE: usize = 1 << 16;
+const MAX_PLY: usize = 128;
+
+/// A reusable searcher for games whose moves are `M`: the table, killers and history
+/// live across searches, and the move lists of every ply are allocated once.
+pub struct Searcher<M> {
+    tt: TranspositionTable,
+    killers: Vec<[u32; 2]>,
+    history: Vec<i32>,
+    nodes: u64,
+    seldepth: u32,
+    stopped: bool,
+    pv: Vec<Vec<u32>>,
+    /// Per ply: the moves and their order keys.
+    lists: Vec<(Vec<M>, Vec<i32>)>,
+}
+
+impl<M: Copy> Searcher<M> {
+    /// A searcher with a transposition table of `hash_mib` MiB.
+    pub fn new(hash_mib: usize) -> Searcher<M> {
+        Searcher {
+            tt: TranspositionTable::new(hash_mib),
+            killers: vec![[0; 2]; MAX_PLY + 1],
+            history: vec![0; HISTORY_SIZE],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            lists: (0..=MAX_PLY)
+                .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
+                .collect(),
+        }
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.iter_mut().for_each(|k| *k = [0; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Searches `position` within `limits`, calling `report` after every completed
+    /// iteration. The position is returned as it was given.
+    pub fn search<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &mut G,
+        limits: &Limits,
+        mut report: impl FnMut(&Info),
+    ) -> SearchResult<G::Move> {
+        let budget = Budget::new(limits);
+        self.tt.new_search();
+        self.nodes = 0;
+        self.stopped = false;
+        self.killers.iter_mut().for_each(|k| *k = [0; 2]);
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        let canonical = G::NOTATIONS[0].1;
+        let mut root_moves = Vec::new();
+        position.legal_moves(&mut root_moves);
+        let mut best: Option<G::Move> = root_moves.first().copied();
+        let mut info = Info {
+            depth: 0,
+            seldepth: 0,
+            scores: vec![Score::Centi(position.evaluate())],
+            nodes: 0,
+            time_ms: 0,
+            pv: best
+                .iter()
+                .map(|&m| position.format_move(m, canonical))
+                .collect(),
+        };
+        if root_moves.len() > 1 || budget.is_infinite() {
+            let mut previous = 0;
+            for depth in 1..=budget.depth {
+                self.seldepth = 0;
+                let value = self.aspiration(position, depth, previous, &budget);
+                if self.stopped && depth > 1 {
+                    // A partial iteration counts only through what it proved: the
+                    // root's first move (last best) was searched first.
+                    if let Some(first) = self.pv[0].first()
+                        && let Some(&mv) = root_moves.iter().find(|&&m| G::pack(m) == *first)
+                    {
+                        best = Some(mv);
+                    }
+                    break;
+                }
+                previous = value;
+                let line = self.principal_variation(position, &root_moves);
+                if let Some(&first) = line.first() {
+                    best = Some(first);
+                }
+                info = Info {
+                    depth,
+                    seldepth: self.seldepth.max(depth),
+                    scores: vec![Score::from_value(value)],
+                    nodes: self.nodes,
+                    time_ms: budget.elapsed_ms(),
+                    pv: self.format_line(position, &line, canonical),
+                };
+                report(&info);
+                if self.stopped || !budget.may_deepen(self.nodes) {
+                    break;
+                }
+                if value.abs() >= MATE_BOUND && (MATE - value.abs()) as u32 <= depth {
+                    // A forced end within the horizon: deeper search cannot change it.
+                    break;
+                }
+            }
+        }
+        if budget.is_infinite() {
+            while !budget.must_stop(self.nodes) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        info.nodes = self.nodes;
+        info.time_ms = budget.elapsed_ms();
+        SearchResult {
+            best_move: best,
+            info,
+        }
+    }
+
+    fn format_line<G: Game>(&self, position: &G, line: &[G::Move], n: G::Notation) -> Vec<String> {
+        let mut p = position.clone();
+        line.iter()
+            .map(|&m| {
+                let text = p.format_move(m, n);
+                p.play(m);
+                text
+            })
+            .collect()
+    }
+
+    /// The principal variation of the last iteration as moves.
+    fn principal_variation<G: TwoPlayerGame<Move = M>>(
+        &self,
+        position: &G,
+        root: &[G::Move],
+    ) -> Vec<G::Move> {
+        let mut p = position.clone();
+        let mut line = Vec::new();
+        let mut moves = root.to_vec();
+        for &packed in &self.pv[0] {
+            let Some(&mv) = moves.iter().find(|&&m| G::pack(m) == packed) else {
+                break;
+            };
+            line.push(mv);
+            p.play(mv);
+            p.legal_moves(&mut moves);
+        }
+        line
+    }
+
+    fn aspiration<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &mut G,
+        depth: u32,
+        previous: Value,
+        budget: &Budget,
+    ) -> Value {
+        if depth < 4 || previous.abs() >= MATE_BOUND {
+            return self.negamax(position, depth as i32, 0, -INFINITY, INFINITY, true, budget);
+        }
+        let mut window = 40;
+        let (mut alpha, mut beta) = (previous - window, previous + window);
+        loop {
+            let value = self.negamax(position, depth as i32, 0, alpha, beta, true, budget);
+            if self.stopped {
+                return value;
+            }
+            if value <= alpha {
+                alpha = (alpha - window).max(-INFINITY);
+            } else if value >= beta {
+                beta = (beta + window).min(INFINITY);
+            } else {
+                return value;
+            }
+            window *= 3;
+            if window > 1_000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn poll(&mut self, budget: &Budget) {
+        self.nodes += 1;
+        if self.nodes & 255 == 0 && budget.must_stop(self.nodes) {
+            self.stopped = true;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &mut G,
+        depth: i32,
+        ply: u32,
+        alpha: Value,
+        beta: Value,
+        is_pv: bool,
+        budget: &Budget,
+    ) -> Value {
+        // This ply's move list is lent to the node and given back after it.
+        let mut list = std::mem::take(&mut self.lists[ply as usize]);
+        let value = self.node(position, depth, ply, alpha, beta, is_pv, budget, &mut list);
+        self.lists[ply as usize] = list;
+        value
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &mut G,
+        mut depth: i32,
+        ply: u32,
+        mut alpha: Value,
+        beta: Value,
+        is_pv: bool,
+        budget: &Budget,
+        list: &mut (Vec<M>, Vec<i32>),
+    ) -> Value {
+        let ply_index = ply as usize;
+        self.pv[ply_index].clear();
+        if ply > 0 {
+            if let Some(value) = position.rule_end(ply) {
+                return value;
+            }
+            // Mate distance pruning: nothing here beats a mate already found nearer.
+            let (mate_alpha, mate_beta) = (
+                alpha.max(-MATE + ply as i32),
+                beta.min(MATE - ply as i32 - 1),
+            );
+            if mate_alpha >= mate_beta {
+                return mate_alpha;
+            }
+        }
+        if ply_index >= MAX_PLY - 1 {
+            return position.evaluate();
+        }
+        let in_check = position.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(position, ply, alpha, beta, budget);
+        }
+        self.poll(budget);
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        let key = position.hash();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.best);
+        if let Some(e) = entry
+            && !is_pv
+            && e.depth as i32 >= depth
+        {
+            let value = from_tt(e.value, ply);
+            match e.bound {
+                Bound::Exact => return value,
+                Bound::Lower if value >= beta => return value,
+                Bound::Upper if value <= alpha => return value,
+                _ => {}
+            }
+        }
+
+        // The static evaluation is needed only to decide on the null move.
+        if !is_pv
+            && !in_check
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && position.null_move_allowed()
+            && position.evaluate() >= beta
+        {
+            let reduction = 2 + depth / 4;
+            position.play_null();
+            let value = -self.negamax(
+                position,
+                depth - 1 - reduction,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                false,
+                budget,
+            );
+            position.undo_null();
+            if self.stopped {
+                return 0;
+            }
+            if value >= beta {
+                return if value >= MATE_BOUND { beta } else { value };
+            }
+        }
+
+        let (moves, keys) = list;
+        position.legal_moves(moves);
+        if moves.is_empty() {
+            return position.no_moves_value(ply);
+        }
+        self.order_keys(position, moves, keys, tt_move, ply_index);
+
+        let original_alpha = alpha;
+        let mut best_value = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection sort: the best remaining move next, as a cutoff often comes early.
+            let next = (i..moves.len()).max_by_key(|&j| keys[j]).unwrap_or(i);
+            moves.swap(i, next);
+            keys.swap(i, next);
+            let mv = moves[i];
+            let tactical = position.is_tactical(mv);
+            position.play(mv);
+            let value = if i == 0 {
+                -self.negamax(position, depth - 1, ply + 1, -beta, -alpha, is_pv, budget)
+            } else {
+                let reduction = if depth >= 3 && i >= 3 && !tactical && !in_check {
+                    let r = ((depth as f32).ln() * (i as f32).ln() / 2.0) as i32;
+                    r.clamp(0, depth - 2) - i32::from(is_pv).min(r.max(0))
+                } else {
+                    0
+                };
+                let mut value = -self.negamax(
+                    position,
+                    depth - 1 - reduction.max(0),
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                    budget,
+                );
+                if value > alpha && reduction > 0 {
+                    value = -self.negamax(
+                        position,
+                        depth - 1,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        false,
+                        budget,
+                    );
+                }
+                if value > alpha && value < beta && is_pv {
+                    value =
+                        -self.negamax(position, depth - 1, ply + 1, -beta, -alpha, true, budget);
+                }
+                value
+            };
+            position.undo();
+            if self.stopped {
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    let (head, tail) = self.pv.split_at_mut(ply_index + 1);
+                    head[ply_index].clear();
+                    head[ply_index].push(G::pack(mv));
+                    head[ply_index].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if !tactical {
+                            let packed = G::pack(mv);
+                            let killers = &mut self.killers[ply_index];
+                            if killers[0] != packed {
+                                killers[1] = killers[0];
+                                killers[0] = packed;
+                            }
+                            let h = &mut self.history[position.history_index(mv)];
+                            *h += depth * depth;
+                            if *h > 1 << 20 {
+                                self.history.iter_mut().for_each(|h| *h /= 2);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move.map(G::pack),
+            to_tt(best_value, ply),
+            depth.max(0) as u32,
+            bound,
+        );
+        best_value
+    }
+
+    fn quiescence<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &mut G,
+        ply: u32,
+        mut alpha: Value,
+        beta: Value,
+        budget: &Budget,
+    ) -> Value {
+        self.poll(budget);
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(value) = position.rule_end(ply) {
+            return value;
+        }
+        let in_check = position.in_check();
+        if ply as usize >= MAX_PLY - 1 {
+            return position.evaluate();
+        }
+        // Standing pat: out of check the side to move may decline every capture. (A
+        // stalemate is not looked for here, as quiescence searches captures only.)
+        let mut best = -INFINITY;
+        if !in_check {
+            best = position.evaluate();
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut moves = Vec::with_capacity(64);
+        if in_check {
+            position.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return position.no_moves_value(ply);
+            }
+        } else {
+            position.tactical_moves(&mut moves);
+        }
+        moves.sort_by_cached_key(|&m| -position.tactical_order(m));
+        for mv in moves {
+            position.play(mv);
+            let value = -self.quiescence(position, ply + 1, -beta, -alpha, budget);
+            position.undo();
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn order_keys<G: TwoPlayerGame<Move = M>>(
+        &self,
+        position: &G,
+        moves: &[M],
+        keys: &mut Vec<i32>,
+        tt_move: Option<u32>,
+        ply: usize,
+    ) {
+        let killers = self.killers[ply];
+        keys.clear();
+        keys.extend(moves.iter().map(|&mv| {
+            let packed = G::pack(mv);
+            if Some(packed) == tt_move {
+                1 << 30
+            } else if position.is_tactical(mv) {
+                (1 << 29) + position.tactical_order(mv)
+            } else if packed == killers[0] {
+                1 << 28
+            } else if packed == killers[1] {
+                (1 << 28) - 1
+            } else {
+                self.history[position.history_index(mv)].min((1 << 27) - 1)
+            }
+        }));
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay true wherever it recurs.
+fn to_tt(value: Value, ply: u32) -> Value {
+    if value >= MATE_BOUND {
+        value + ply as i32
+    } else if value <= -MATE_BOUND {
+        value - ply as i32
+    } else {
+        value
+    }
+}
+
+fn from_tt(value: Value, ply: u32) -> Value {
+    if value >= MATE_BOUND {
+        value - ply as i32
+    } else if value <= -MATE_BOUND {
+        value + ply as i32
+    } else {
+        value
+    }
+}
