@@ -220,6 +220,9 @@ pub trait Game: Clone + fmt::Debug + Sized {
 
     /// The player whose turn it is.
     fn to_move(&self) -> Player;
+    /// Whether `player` would have a legal move if it were their turn; a player who
+    /// would not has their turn skipped (Mentula's statura, Mangala's pass).
+    fn can_move(&self, player: Player) -> bool;
     /// The number of the current round, as records number moves (a round is one turn
     /// of every player).
     fn round_number(&self) -> u32;

@@ -43,7 +43,7 @@ enum Command {
         /// A rule option, as name=value (repeatable); see RULES.md.
         #[arg(long = "rule", value_name = "NAME=VALUE")]
         rules: Vec<String>,
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
         depth: u32,
         /// One line per legal move with its count, then the total.
         #[arg(long)]
@@ -62,7 +62,7 @@ enum Command {
         #[arg(long = "rule", value_name = "NAME=VALUE")]
         rules: Vec<String>,
         /// Search this many plies deep.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
         /// Search for this many milliseconds.
         #[arg(long)]

@@ -245,6 +245,8 @@ struct LineReader<'t, G: Game> {
     marks_skips: bool,
     /// How many variations enclose this line.
     nesting: usize,
+    /// Whether a `-` was read (then the record is read again, requiring every skip).
+    skips_seen: bool,
 }
 
 impl<'t, G: Game> LineReader<'t, G> {
@@ -262,10 +264,9 @@ impl<'t, G: Game> LineReader<'t, G> {
             variations: Vec::new(),
             rest,
             before_last: None,
-            marks_skips: rest
-                .split_whitespace()
-                .any(|w| w.trim_end_matches(['.', ')']) == "-"),
+            marks_skips: false,
             nesting: 0,
+            skips_seen: false,
         }
     }
 
@@ -313,9 +314,22 @@ impl<'t, G: Game> LineReader<'t, G> {
             };
             self.rest = rest;
             match token {
-                Token::Number { round, resumed } => self.number(round, resumed)?,
+                Token::Number { round, resumed } => {
+                    if let Err(e) = self.number(round, resumed) {
+                        // A move written as a number and closing a sentence ("… 6 1.")
+                        // looks like a move number; play it if it is a move here.
+                        let text = round.to_string();
+                        if resumed || self.position.parse_move(&text).is_err() {
+                            return Err(e);
+                        }
+                        self.play(&text, "")?;
+                    }
+                }
                 Token::Skip => {
-                    if self.position.to_move() == self.cursor.seat {
+                    self.skips_seen = true;
+                    if self.position.to_move() == self.cursor.seat
+                        || self.position.can_move(self.cursor.seat)
+                    {
                         return Err(self.error(
                             "-",
                             format!(
@@ -338,36 +352,55 @@ impl<'t, G: Game> LineReader<'t, G> {
 
     fn number(&mut self, round: u32, resumed: bool) -> Result<(), RecordError> {
         let written = format!("{round}.{}", if resumed { " …" } else { "" });
-        // Without skip marks, the seats of players the rules skip pass silently up to
-        // the end of the round.
+        let saved = Cursor {
+            round: self.cursor.round,
+            seat: self.cursor.seat,
+        };
+        let checked = self.check_number(round, resumed);
+        if checked.is_err() {
+            self.cursor = saved;
+        }
+        checked.map_err(|why| self.error(&written, why))
+    }
+
+    /// Moves the cursor to where a move number puts it, or says why it cannot.
+    fn check_number(&mut self, round: u32, resumed: bool) -> Result<(), String> {
+        let to_move = self.position.to_move();
+        // Without skip marks, the seats of players the rules skip pass silently: up to
+        // the end of the round, or for `N. …` up to the player to move.
         if !self.marks_skips {
-            while self.cursor.seat != 0 && self.cursor.seat != self.position.to_move() {
+            for _ in 0..G::PLAYERS.len() {
+                if self.cursor.seat == to_move || (!resumed && self.cursor.seat == 0) {
+                    break;
+                }
                 self.cursor.advance::<G>();
             }
         }
-        // A record may open the first round at the first seat even when the position
-        // starts later in it (skipped turns, or a side to move other than the first).
+        // A record may open the first round at the first seat when the position starts
+        // later in it because the earlier players cannot move.
         if self.moves.is_empty()
             && !resumed
             && round == self.cursor.round
             && self.before_last.is_none()
+            && (0..self.cursor.seat).all(|seat| !self.position.can_move(seat))
         {
             self.cursor.seat = 0;
         }
         if round != self.cursor.round {
-            let why = if !resumed && self.cursor.seat != 0 && round == self.cursor.round + 1 {
-                format!(
-                    "{}'s move {}… is missing",
-                    G::PLAYERS[self.cursor.seat],
-                    self.cursor.round
-                )
-            } else {
-                format!("expected move number {}", self.cursor.round)
-            };
-            return Err(self.error(&written, why));
+            return Err(
+                if !resumed && self.cursor.seat != 0 && round == self.cursor.round + 1 {
+                    format!(
+                        "{}'s move {}… is missing",
+                        G::PLAYERS[self.cursor.seat],
+                        self.cursor.round
+                    )
+                } else {
+                    format!("expected move number {}", self.cursor.round)
+                },
+            );
         }
         if resumed == (self.cursor.seat == 0) {
-            let why = if resumed {
+            return Err(if resumed {
                 format!(
                     "it is {}'s turn, which opens the round: drop the …",
                     G::PLAYERS[0]
@@ -377,13 +410,21 @@ impl<'t, G: Game> LineReader<'t, G> {
                     "it is {}'s turn inside the round: write {round}. …",
                     G::PLAYERS[self.cursor.seat]
                 )
-            };
-            return Err(self.error(&written, why));
+            });
         }
         Ok(())
     }
 
     fn result(&mut self, text: &str) -> Result<(), RecordError> {
+        if G::PLAYERS.len() != 2 && text != "*" {
+            return Err(self.error(
+                text,
+                format!(
+                    "{text} is a two-player result; a {}-player record ends with * or with the end the rules give",
+                    G::PLAYERS.len()
+                ),
+            ));
+        }
         if let Some(outcome) = self.position.outcome() {
             let by_rules = two_player_result(&outcome);
             let written = if text == "½-½" { "1/2-1/2" } else { text };
@@ -464,6 +505,7 @@ impl<'t, G: Game> LineReader<'t, G> {
             return Err(self.error("(", "the variation holds no move"));
         }
         self.rest = branch.rest;
+        self.skips_seen |= branch.skips_seen;
         self.comments.extend(branch.comments);
         // The branch comes first; its own variations follow, their parents renumbered.
         let base = self.variations.len();
@@ -531,9 +573,27 @@ impl<'t, G: Game> LineReader<'t, G> {
             Ok((_, Token::Number { round, resumed })) => {
                 Err(self.error(&format!("{round}.{}", if resumed { " …" } else { "" }), why))
             }
-            Ok((_, Token::Move { text, .. })) => match self.position.parse_move(text) {
+            Ok((_, Token::Skip)) => Err(self.error("-", why)),
+            // A word that reads as a move is play only if the text ends there or goes
+            // on with more play: "A quick finish." is prose even where A is a move.
+            Ok((rest, Token::Move { text, .. })) => match self.position.parse_move(text) {
                 Err(MoveError::Syntax { .. }) => Ok(()),
-                _ => Err(self.error(text, why)),
+                _ => {
+                    let more_play = match token(rest) {
+                        Err(_) => rest.trim().is_empty(),
+                        Ok((_, Token::Number { .. } | Token::Skip | Token::Result(_))) => true,
+                        Ok((_, Token::Move { text: next, .. })) => !matches!(
+                            self.position.parse_move(next),
+                            Err(MoveError::Syntax { .. })
+                        ),
+                        Ok(_) => false,
+                    };
+                    if more_play {
+                        Err(self.error(text, why))
+                    } else {
+                        Ok(())
+                    }
+                }
             },
             _ => Ok(()),
         }
@@ -612,8 +672,14 @@ fn split_header<'t, G: Game>(start: &G, text: &'t str) -> (Option<&'t str>, &'t 
 /// Replays a record from `start`.
 pub fn replay<G: Game>(start: G, text: &str) -> Result<Replay<G>, RecordError> {
     let (header, body) = split_header(&start, text);
-    let mut reader = LineReader::new(start, body);
+    let mut reader = LineReader::new(start.clone(), body);
     reader.read(false)?;
+    if reader.skips_seen {
+        // The record writes skipped turns: read it again requiring every one of them.
+        reader = LineReader::new(start, body);
+        reader.marks_skips = true;
+        reader.read(false)?;
+    }
     let players = header
         .map(|h| {
             h.split('—')

@@ -80,6 +80,9 @@ impl Game for Position {
     fn to_move(&self) -> Player {
         Position::to_move(self)
     }
+    fn can_move(&self, player: Player) -> bool {
+        Position::can_move(self, player)
+    }
     fn round_number(&self) -> u32 {
         self.round()
     }

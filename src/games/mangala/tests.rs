@@ -370,3 +370,41 @@ fn written_records_of_whole_games_replay_with_their_passes() {
     }
     assert!(passes > 0, "no game had a pass");
 }
+
+#[test]
+fn record_edge_cases_numbers_prose_and_dashes() {
+    // A number move closing a sentence is a move, not a move number.
+    let r = crate::record::replay(Position::start(), "1. 3 4 2. 6 1.").unwrap();
+    assert_eq!(r.moves.len(), 4);
+    // Prose after the end may begin with a word that is also a pit letter.
+    let start = position("0,0,0,1,0,1/0,0,0,0,0,0 S 70 0");
+    let r = crate::record::replay(start.clone(), "1. D - 2. E 1-0 A quick finish.").unwrap();
+    assert_eq!(r.comments, ["A quick finish."]);
+    let r =
+        crate::record::replay(start.clone(), "1. D 2. E 1-0 South wins - a quick end.").unwrap();
+    assert_eq!(r.moves.len(), 2);
+    // Play after the end is still refused.
+    let err = crate::record::replay(start, "1. D - 2. E - 3. F")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("already over"), "{err}");
+    // A dash stands only for a pass the rules force.
+    let north = position("6,6,6,6,6,6/6,6,6,6,6,6 N 0 0");
+    let err = crate::record::replay(north.clone(), "1. - d 2. A")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("write 1. …") || err.contains("south can move"),
+        "{err}"
+    );
+    assert_eq!(
+        crate::record::replay(north, "1. … d 2. A")
+            .unwrap()
+            .moves
+            .len(),
+        2
+    );
+    // Skipped first seat in an unmarked record: `N. …` resumes at the player to move.
+    let r = crate::record::replay(position("0,0,0,0,0,0/0,0,1,0,0,1 N 70 0"), "1. … c 2. … d");
+    assert_eq!(r.unwrap().moves.len(), 2);
+}

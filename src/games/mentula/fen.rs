@@ -118,9 +118,12 @@ fn validate(
         }
     }
     let position = Position::from_parts(men, to_move, since_capture, round);
-    if !position.can_move(to_move) && (0..PLAYERS).any(|p| position.can_move(p)) {
+    if !position.can_move(to_move)
+        && (0..PLAYERS).any(|p| position.can_move(p))
+        && position.outcome().is_none()
+    {
         return Err(error(format!(
-            "{} is to move but has no move (statura) while others can move",
+            "{} is to move but has no move (statura) while others can move and the game goes on",
             NAMES[to_move]
         )));
     }
@@ -212,16 +215,17 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
             to_move = Some(player);
         }
         for name in entry.squares {
-            let sq = name[1..]
-                .parse::<u32>()
-                .ok()
-                .and_then(|rank| Square::from_coords(name.chars().next().unwrap(), rank))
+            let sq = super::notation::read_square(name)
                 .ok_or_else(|| error(format!("{name} is not a square of the board")))?;
             if let Some(owner) = (0..PLAYERS).find(|&p| men[p] & sq.bit() != 0) {
-                return Err(error(format!(
-                    "{sq} is listed for both {} and {}",
-                    TITLES[owner], TITLES[player]
-                )));
+                return Err(error(if owner == player {
+                    format!("{sq} is listed twice for {}", TITLES[player])
+                } else {
+                    format!(
+                        "{sq} is listed for both {} and {}",
+                        TITLES[owner], TITLES[player]
+                    )
+                }));
             }
             men[player] |= sq.bit();
         }

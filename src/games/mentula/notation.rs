@@ -57,6 +57,11 @@ fn square(input: &str) -> IResult<&str, Square> {
     Ok((rest, Square::new(file as usize - 'a' as usize, rank - 1)))
 }
 
+/// A square name alone, `a1`..`h8`.
+pub(super) fn read_square(text: &str) -> Option<Square> {
+    all_consuming(square).parse(text).ok().map(|(_, sq)| sq)
+}
+
 fn full(input: &str) -> IResult<&str, Written> {
     let (rest, (from, _, pivot, capture, to)) = (
         square,

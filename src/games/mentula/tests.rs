@@ -295,6 +295,8 @@ fn bad_positions_are_refused_with_the_reason() {
             "a1 is listed for both White and Red",
         ),
         ("White (to play) a1, a2.", "unreadable list position"),
+        ("White (to play): a01, a2.", "a01 is not a square"),
+        ("White (to play): a1, a1.", "a1 is listed twice for White"),
     ];
     for (text, needle) in cases {
         let err = Position::from_fen(text).unwrap_err().to_string();
@@ -414,10 +416,44 @@ fn records_mark_skipped_turns_with_a_dash_or_not_at_all() {
         );
         assert!(err.contains(why), "{text}: {err:?} lacks {why:?}");
     }
-    // A position that starts at Red's turn may open the round at White's seat.
+    // A position that starts at Red's turn is resumed with `1. …` when White could move...
     let from_red = Position::from_fen("8/8/8/8/8/8/WW4RR/WW4RR r 0 1").unwrap();
-    let r = crate::record::replay(from_red.clone(), "1. - - h1-g1-f1 - 2. a1-b1-c1").unwrap();
+    let r = crate::record::replay(from_red.clone(), "1. … h1-g1-f1 - 2. a1-b1-c1").unwrap();
     assert_eq!(r.moves.len(), 2);
-    let r = crate::record::replay(from_red, "1. … h1-g1-f1 2. a1-b1-c1").unwrap();
+    let r = crate::record::replay(from_red.clone(), "1. … h1-g1-f1 2. a1-b1-c1").unwrap();
     assert_eq!(r.moves.len(), 2);
+    let err = crate::record::replay(from_red, "1. - - h1-g1-f1 - 2. a1-b1-c1")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("write 1. …"), "{err}");
+    // ... and may open the round at White's seat when White and Yellow cannot move.
+    let lone = Position::from_fen("8/8/8/8/8/8/W5RR/6RR r 0 1").unwrap();
+    let marked = crate::record::replay(lone.clone(), "1. - - h1-g1-f1 - 2. - - f1-g1-h1").unwrap();
+    let unmarked = crate::record::replay(lone.clone(), "1. h1-g1-f1 2. f1-g1-h1").unwrap();
+    let resumed = crate::record::replay(lone, "1. … h1-g1-f1 2. … f1-g1-h1").unwrap();
+    assert_eq!(marked.moves, unmarked.moves);
+    assert_eq!(marked.moves, resumed.moves);
+}
+
+#[test]
+fn dashes_in_comments_and_prose_do_not_make_a_record_mark_skips() {
+    let start = Position::from_fen("6RR/6RR/8/8/7Y/8/WW4MM/WW4MM w 0 1").unwrap();
+    let r = crate::record::replay(start.clone(), "1. c3 {White - Red} f6 g3 2. e4").unwrap();
+    assert_eq!(r.moves.len(), 4);
+    let err = crate::record::replay(start, "1. c3 f6 g3 1-0")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("two-player result"), "{err}");
+}
+
+#[test]
+fn finished_games_may_be_set_up_with_a_player_in_statura_to_move() {
+    // Over by (c): no capture possible; over by (a): one player left.
+    for text in [
+        "White (to play): e5, Red: d4, e4, d5.",
+        "Yellow (to play):, White: a1, a2, b1, b2.",
+    ] {
+        let p = Position::from_fen(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(p.outcome().is_some(), "{text}");
+    }
 }

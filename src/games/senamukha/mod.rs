@@ -76,6 +76,10 @@ impl Game for Position {
     fn to_move(&self) -> Player {
         self.side_to_move().index()
     }
+    fn can_move(&self, _player: Player) -> bool {
+        // Chess-like: no turn is ever skipped.
+        true
+    }
     fn round_number(&self) -> u32 {
         self.fullmove_number()
     }
