@@ -35,6 +35,20 @@ pub struct Limits {
 /// The deepest iteration any search starts.
 pub const MAX_DEPTH: u32 = 64;
 
+/// How much of a clock one move may use: after the first (soft) share no new
+/// iteration starts; at the second (hard) the search stops. The share is the time left
+/// over the moves to go (30 if the control does not say) plus three quarters of the
+/// increment, never more than half the time left; the hard limit allows twice the
+/// share but never more than three quarters of the time left.
+pub fn allocate(clock: &Clock, move_overhead: Duration) -> (Duration, Duration) {
+    let left = clock.remaining.saturating_sub(move_overhead);
+    let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
+    let share = (left / moves + clock.increment * 3 / 4)
+        .min(left / 2)
+        .max(Duration::from_millis(1));
+    (share / 2, (share * 2).min(left * 3 / 4).max(share))
+}
+
 /// The limits turned into deadlines, for a running search.
 pub(crate) struct Budget {
     started: Instant,
@@ -61,12 +75,9 @@ impl Budget {
                 soft = Some(started + t);
                 hard = Some(started + t);
             } else if let Some(clock) = limits.clock {
-                let left = clock.remaining.saturating_sub(limits.move_overhead);
-                let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
-                let share = left / moves + clock.increment * 3 / 4;
-                let share = share.min(left / 2).max(Duration::from_millis(1));
-                soft = Some(started + share / 2);
-                hard = Some(started + (share * 2).min(left * 3 / 4).max(share));
+                let (soft_share, hard_share) = allocate(&clock, limits.move_overhead);
+                soft = Some(started + soft_share);
+                hard = Some(started + hard_share);
             }
         }
         Budget {
@@ -112,5 +123,67 @@ impl Budget {
     /// an infinite search waits for the stop before it reports).
     pub(crate) fn is_infinite(&self) -> bool {
         self.infinite
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_move_gets_its_share_of_the_clock_and_never_the_whole_clock() {
+        let clock = Clock {
+            remaining: ms(60_000),
+            increment: ms(0),
+            moves_to_go: None,
+        };
+        assert_eq!(allocate(&clock, ms(0)), (ms(1_000), ms(4_000)));
+        // Moves to go and the increment count; the overhead is kept back.
+        let clock = Clock {
+            remaining: ms(10_000),
+            increment: ms(1_000),
+            moves_to_go: Some(5),
+        };
+        assert_eq!(allocate(&clock, ms(0)), (ms(1_375), ms(5_500)));
+        // With little time left, never more than half of it, and at most 3/4 hard.
+        let clock = Clock {
+            remaining: ms(100),
+            increment: ms(5_000),
+            moves_to_go: Some(1),
+        };
+        let (soft, hard) = allocate(&clock, ms(20));
+        assert_eq!(soft, ms(20));
+        assert_eq!(hard, ms(60));
+        // An empty clock still allows a millisecond.
+        let clock = Clock::default();
+        assert_eq!(allocate(&clock, ms(50)).1, ms(1));
+    }
+
+    #[test]
+    fn depth_limits_are_clamped_and_infinite_ignores_the_others() {
+        let b = Budget::new(&Limits {
+            depth: Some(500),
+            ..Limits::default()
+        });
+        assert_eq!(b.depth, MAX_DEPTH);
+        let b = Budget::new(&Limits {
+            depth: Some(3),
+            nodes: Some(10),
+            infinite: true,
+            ..Limits::default()
+        });
+        assert_eq!(b.depth, MAX_DEPTH);
+        assert!(!b.must_stop(1_000_000));
+        let stop = Arc::new(AtomicBool::new(true));
+        let b = Budget::new(&Limits {
+            infinite: true,
+            stop: Some(stop),
+            ..Limits::default()
+        });
+        assert!(b.must_stop(0));
     }
 }
