@@ -142,6 +142,30 @@ pub struct RuleOption {
     pub help: &'static str,
 }
 
+/// Reads the value of a limit option: `off`, or a positive number.
+pub fn parse_limit(name: &str, value: &str) -> Result<Option<u32>, String> {
+    let value = value.trim();
+    if value.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match value.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(format!(
+            "{name} takes off or a positive number, not {value:?}"
+        )),
+    }
+}
+
+/// One step of the splitmix64 generator, usable in constants: the games' Zobrist keys
+/// come from fixed streams of it, so hashes are the same on every run.
+pub const fn splitmix64(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
 /// A position that could not be read. The text names what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionError(pub String);
@@ -248,10 +272,22 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// A hash of what makes positions equal for repetition.
     fn hash(&self) -> u64;
 
-    /// Reads a move in any notation the game accepts and checks that it is legal here.
+    /// Reads a move in any notation the game accepts and checks that it is legal in the
+    /// position, whether or not the rules have ended the game.
+    fn read_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// Reads a move and checks that it may be played: legal, and the game not over.
     /// Text that is no move at all gives `MoveError::Syntax`, even after the end of the
     /// game; a readable move after the end gives `MoveError::GameOver`.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        let parsed = self.read_move(text);
+        if matches!(parsed, Err(MoveError::Syntax { .. })) || self.outcome().is_none() {
+            return parsed;
+        }
+        Err(MoveError::GameOver {
+            text: text.trim().to_string(),
+        })
+    }
     /// Prints a legal move in the given notation.
     fn format_move(&self, mv: Self::Move, notation: Self::Notation) -> String;
 

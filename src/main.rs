@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::time::Duration;
 
 use ludus::game::Game;
@@ -28,21 +28,28 @@ enum GameName {
     Mangala,
 }
 
+/// The game and the position a command starts from.
+#[derive(Args)]
+struct Setup {
+    #[arg(long, value_enum, default_value = "senamukha")]
+    game: GameName,
+    /// Start from this position instead of the usual start.
+    #[arg(long)]
+    fen: Option<String>,
+    /// A rule option, as name=value (repeatable); see RULES.md.
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    rules: Vec<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Counts the leaves of the legal move tree (the last ply in bulk).
     Perft {
-        #[arg(long, value_enum, default_value = "senamukha")]
-        game: GameName,
-        /// Start from this position instead of the usual start.
-        #[arg(long)]
-        fen: Option<String>,
+        #[command(flatten)]
+        setup: Setup,
         /// Moves to play first, separated by spaces, in any accepted notation.
         #[arg(long)]
         moves: Option<String>,
-        /// A rule option, as name=value (repeatable); see RULES.md.
-        #[arg(long = "rule", value_name = "NAME=VALUE")]
-        rules: Vec<String>,
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
         depth: u32,
         /// One line per legal move with its count, then the total.
@@ -51,16 +58,11 @@ enum Command {
     },
     /// Searches a position and prints the progress (info lines) and the best move.
     Search {
-        #[arg(long, value_enum, default_value = "senamukha")]
-        game: GameName,
-        #[arg(long)]
-        fen: Option<String>,
+        #[command(flatten)]
+        setup: Setup,
         /// Moves to play first, separated by spaces, in any accepted notation.
         #[arg(long)]
         moves: Option<String>,
-        /// A rule option, as name=value (repeatable).
-        #[arg(long = "rule", value_name = "NAME=VALUE")]
-        rules: Vec<String>,
         /// Search this many plies deep.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
@@ -82,14 +84,8 @@ enum Command {
     },
     /// Replays a game record and prints its moves, final position and result.
     Replay {
-        #[arg(long, value_enum, default_value = "senamukha")]
-        game: GameName,
-        /// The position the record starts from, if not the usual start.
-        #[arg(long)]
-        fen: Option<String>,
-        /// A rule option, as name=value (repeatable); see RULES.md.
-        #[arg(long = "rule", value_name = "NAME=VALUE")]
-        rules: Vec<String>,
+        #[command(flatten)]
+        setup: Setup,
         /// The record file, or - for standard input.
         file: String,
     },
@@ -101,9 +97,9 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let game = match &cli.command {
-        Command::Perft { game, .. }
-        | Command::Replay { game, .. }
-        | Command::Search { game, .. } => *game,
+        Command::Perft { setup, .. }
+        | Command::Replay { setup, .. }
+        | Command::Search { setup, .. } => setup.game,
         Command::Bench { depth } => {
             return match ludus::bench::run(*depth, &mut std::io::stdout()) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -131,16 +127,14 @@ fn main() -> ExitCode {
 fn run<G: Searchable>(command: Command) -> Result<(), String> {
     match command {
         Command::Search {
-            fen,
+            setup: Setup { fen, rules, .. },
             moves,
-            rules,
             depth,
             movetime,
             nodes,
             hash,
-            ..
         } => {
-            let mut position: G = setup(fen.as_deref(), &rules, moves.as_deref())?;
+            let mut position: G = set_up(fen.as_deref(), &rules, moves.as_deref())?;
             if position.outcome().is_some() {
                 return Err("the game is over: there is nothing to search".to_string());
             }
@@ -163,20 +157,19 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
         }
         Command::Bench { .. } => unreachable!("handled before the game is chosen"),
         Command::Perft {
-            fen,
+            setup: Setup { fen, rules, .. },
             moves,
-            rules,
             depth,
             divide,
-            ..
         } => run_perft::<G>(fen.as_deref(), &rules, moves.as_deref(), depth, divide),
         Command::Replay {
-            fen, rules, file, ..
+            setup: Setup { fen, rules, .. },
+            file,
         } => run_replay::<G>(fen.as_deref(), &rules, &file),
     }
 }
 
-fn setup<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> Result<G, String> {
+fn set_up<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> Result<G, String> {
     let mut position = match fen {
         Some(text) => G::from_fen(text).map_err(|e| format!("invalid position: {e}"))?,
         None => G::start(),
@@ -204,7 +197,7 @@ fn run_perft<G: Game>(
     if divide && depth == 0 {
         return Err("--divide needs a depth of at least 1".to_string());
     }
-    let mut position: G = setup(fen, rules, moves)?;
+    let mut position: G = set_up(fen, rules, moves)?;
     let canonical = G::NOTATIONS[0].1;
     let started = Instant::now();
     let total = if divide {
@@ -227,7 +220,7 @@ fn run_perft<G: Game>(
 }
 
 fn run_replay<G: Game>(fen: Option<&str>, rules: &[String], file: &str) -> Result<(), String> {
-    let start: G = setup(fen, rules, None)?;
+    let start: G = set_up(fen, rules, None)?;
     let text = if file == "-" {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)

@@ -119,10 +119,18 @@ impl Budget {
         !self.must_stop(nodes) && self.soft.is_none_or(|s| Instant::now() < s)
     }
 
-    /// Whether the limits leave the search running until a stop (after the last depth
-    /// an infinite search waits for the stop before it reports).
+    /// Whether the limits leave the search running until a stop.
     pub(crate) fn is_infinite(&self) -> bool {
         self.infinite
+    }
+
+    /// An infinite search that ran out of depth still answers only after the stop.
+    pub(crate) fn wait_if_infinite(&self) {
+        if self.infinite {
+            while !self.must_stop(0) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
     }
 }
 

@@ -160,11 +160,7 @@ impl<M: Copy> Searcher<M> {
                 }
             }
         }
-        if budget.is_infinite() {
-            while !budget.must_stop(self.nodes) {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-        }
+        budget.wait_if_infinite();
         info.nodes = self.nodes;
         info.time_ms = budget.elapsed_ms();
         SearchResult {

@@ -14,7 +14,7 @@ pub mod text;
 pub use position::{Move, Position, Rules};
 pub use text::Notation;
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption};
+use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit};
 
 impl Game for Position {
     type Move = Move;
@@ -47,18 +47,7 @@ impl Game for Position {
                 _ => return Err(format!("skip-origin takes on or off, not {value:?}")),
             };
         } else if name.eq_ignore_ascii_case("ply-limit") {
-            rules.ply_limit = if value.eq_ignore_ascii_case("off") {
-                None
-            } else {
-                match value.parse::<u32>() {
-                    Ok(n) if n > 0 => Some(n),
-                    _ => {
-                        return Err(format!(
-                            "ply-limit takes off or a positive number, not {value:?}"
-                        ));
-                    }
-                }
-            };
+            rules.ply_limit = parse_limit("ply-limit", value)?;
         } else {
             return Err(format!(
                 "unknown rule option {name:?} (mangala has skip-origin and ply-limit)"
@@ -110,14 +99,8 @@ impl Game for Position {
     fn hash(&self) -> u64 {
         Position::hash(self)
     }
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let parsed = text::parse_move(self, text);
-        if matches!(parsed, Err(MoveError::Syntax { .. })) || self.outcome().is_none() {
-            return parsed;
-        }
-        Err(MoveError::GameOver {
-            text: text.trim().to_string(),
-        })
+    fn read_move(&self, text: &str) -> Result<Move, MoveError> {
+        text::parse_move(self, text)
     }
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         text::format_move(mv, notation)

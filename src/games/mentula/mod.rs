@@ -24,7 +24,7 @@ mod tests;
 pub use notation::Notation;
 pub use position::{Move, Position, Rules, Scoring};
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption};
+use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit};
 
 impl Game for Position {
     type Move = Move;
@@ -62,18 +62,7 @@ impl Game for Position {
                 return Err(format!("scoring takes reach or pieces, not {value:?}"));
             };
         } else if name.eq_ignore_ascii_case("capture-limit") {
-            rules.capture_limit = if value.eq_ignore_ascii_case("off") {
-                None
-            } else {
-                match value.parse::<u32>() {
-                    Ok(n) if n > 0 => Some(n),
-                    _ => {
-                        return Err(format!(
-                            "capture-limit takes off or a positive number, not {value:?}"
-                        ));
-                    }
-                }
-            };
+            rules.capture_limit = parse_limit("capture-limit", value)?;
         } else {
             return Err(format!(
                 "unknown rule option {name:?} (mentula has scoring and capture-limit)"
@@ -119,14 +108,8 @@ impl Game for Position {
     fn hash(&self) -> u64 {
         self.zobrist()
     }
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let parsed = Position::parse_move(self, text);
-        if matches!(parsed, Err(MoveError::Syntax { .. })) || self.outcome().is_none() {
-            return parsed;
-        }
-        Err(MoveError::GameOver {
-            text: text.trim().to_string(),
-        })
+    fn read_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
     }
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)

@@ -4,7 +4,7 @@
 use super::board::{Bitboard, PLAYERS, SQUARES, Square, Squares};
 use super::geometry::jump;
 use super::reach;
-use crate::game::{EndReason, Outcome, next_turn};
+use crate::game::{EndReason, Outcome, next_turn, splitmix64};
 
 /// A jump: the piece on `from` jumps over the piece on `pivot` and lands on `to`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,13 +62,6 @@ struct Zobrist {
 }
 
 static ZOBRIST: Zobrist = {
-    const fn splitmix(state: u64) -> (u64, u64) {
-        let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (s, z ^ (z >> 31))
-    }
     let mut men = [[0u64; SQUARES]; PLAYERS];
     let mut to_move = [0u64; PLAYERS];
     let mut state = 0x4D45_4E54_u64;
@@ -76,12 +69,12 @@ static ZOBRIST: Zobrist = {
     while p < PLAYERS {
         let mut s = 0;
         while s < SQUARES {
-            let (next, key) = splitmix(state);
+            let (next, key) = splitmix64(state);
             state = next;
             men[p][s] = key;
             s += 1;
         }
-        let (next, key) = splitmix(state);
+        let (next, key) = splitmix64(state);
         state = next;
         to_move[p] = key;
         p += 1;

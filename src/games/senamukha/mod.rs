@@ -21,7 +21,7 @@ pub use board::{Color, Kind, Piece, Square};
 pub use notation::Notation;
 pub use position::{Move, Position, Rules};
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption};
+use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit};
 
 impl Game for Position {
     type Move = Move;
@@ -47,19 +47,7 @@ impl Game for Position {
                 "unknown rule option {name:?} (senamukha has n-move-rule)"
             ));
         }
-        let value = value.trim();
-        let n_move_rule = if value.eq_ignore_ascii_case("off") {
-            None
-        } else {
-            match value.parse::<u32>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => {
-                    return Err(format!(
-                        "n-move-rule takes off or a positive number, not {value:?}"
-                    ));
-                }
-            }
-        };
+        let n_move_rule = parse_limit("n-move-rule", value)?;
         self.set_rules(Rules { n_move_rule });
         Ok(())
     }
@@ -104,14 +92,8 @@ impl Game for Position {
     fn hash(&self) -> u64 {
         self.zobrist()
     }
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let parsed = Position::parse_move(self, text);
-        if matches!(parsed, Err(MoveError::Syntax { .. })) || self.outcome().is_none() {
-            return parsed;
-        }
-        Err(MoveError::GameOver {
-            text: text.trim().to_string(),
-        })
+    fn read_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
     }
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)

@@ -3,7 +3,7 @@
 
 use super::attacks::{self, rotated_bit};
 use super::board::{Bitboard, Color, Kind, Piece, SQUARES, Square};
-use crate::game::{EndReason, Outcome};
+use crate::game::{EndReason, Outcome, splitmix64};
 
 /// A move: from, to and an optional promotion, packed in 16 bits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -81,27 +81,20 @@ struct Zobrist {
 }
 
 static ZOBRIST: Zobrist = {
-    const fn splitmix(state: u64) -> (u64, u64) {
-        let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (s, z ^ (z >> 31))
-    }
     let mut pieces = [[0u64; SQUARES]; 10];
     let mut state = 0x5E7A_4D11_u64;
     let mut p = 0;
     while p < 10 {
         let mut s = 0;
         while s < SQUARES {
-            let (next, key) = splitmix(state);
+            let (next, key) = splitmix64(state);
             state = next;
             pieces[p][s] = key;
             s += 1;
         }
         p += 1;
     }
-    let (_, black_to_move) = splitmix(state);
+    let (_, black_to_move) = splitmix64(state);
     Zobrist {
         pieces,
         black_to_move,
