@@ -291,6 +291,9 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// Prints a legal move in the given notation.
     fn format_move(&self, mv: Self::Move, notation: Self::Notation) -> String;
 
+    /// A readable text board with coordinates, the players' men and the player to move.
+    fn diagram(&self) -> String;
+
     /// The outcome in words: `white wins (checkmate)`. Games whose scores mean more
     /// than win or loss add them.
     fn describe_outcome(outcome: &Outcome) -> String {

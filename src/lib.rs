@@ -8,5 +8,6 @@ pub mod board_text;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod protocol;
 pub mod record;
 pub mod search;

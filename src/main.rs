@@ -17,8 +17,9 @@ use ludus::search::{Limits, Searchable};
     about = "An engine for Sena-Mukha, Mentula and Mangala II"
 )]
 struct Cli {
+    /// Without a command, ludus serves its line protocol on standard input and output.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -96,7 +97,11 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    let game = match &cli.command {
+    let Some(command) = cli.command else {
+        ludus::protocol::daemon::serve(std::io::stdin(), std::io::stdout());
+        return ExitCode::SUCCESS;
+    };
+    let game = match &command {
         Command::Perft { setup, .. }
         | Command::Replay { setup, .. }
         | Command::Search { setup, .. } => setup.game,
@@ -111,9 +116,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match game {
-        GameName::Senamukha => run::<senamukha::Position>(cli.command),
-        GameName::Mentula => run::<mentula::Position>(cli.command),
-        GameName::Mangala => run::<mangala::Position>(cli.command),
+        GameName::Senamukha => run::<senamukha::Position>(command),
+        GameName::Mentula => run::<mentula::Position>(command),
+        GameName::Mangala => run::<mangala::Position>(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

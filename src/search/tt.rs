@@ -34,15 +34,18 @@ pub struct Entry {
 
 pub struct TranspositionTable {
     slots: Vec<Slot>,
+    /// The number of slots; the memory is taken at the first search, not at creation,
+    /// so that starting the engine or switching games stays instant.
+    count: usize,
     generation: u8,
 }
 
 impl TranspositionTable {
     /// A table of (about) `mib` MiB; at least one slot.
     pub fn new(mib: usize) -> TranspositionTable {
-        let count = (mib * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
         TranspositionTable {
-            slots: vec![Slot::default(); count],
+            slots: Vec::new(),
+            count: (mib * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1),
             generation: 0,
         }
     }
@@ -53,8 +56,12 @@ impl TranspositionTable {
         self.generation = 0;
     }
 
-    /// Marks the start of a new search, so older entries give way.
+    /// Marks the start of a new search, so older entries give way; allocates the table
+    /// at the first search.
     pub fn new_search(&mut self) {
+        if self.slots.is_empty() {
+            self.slots = vec![Slot::default(); self.count];
+        }
         self.generation = (self.generation + 1) & 63;
     }
 
@@ -64,7 +71,7 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = &self.slots[self.index(key)];
+        let slot = self.slots.get(self.index(key))?;
         if slot.key != key || slot.meta == 0 {
             return None;
         }
@@ -84,7 +91,9 @@ impl TranspositionTable {
     pub fn store(&mut self, key: u64, best: Option<u32>, value: i32, depth: u32, bound: Bound) {
         let generation = self.generation;
         let index = self.index(key);
-        let slot = &mut self.slots[index];
+        let Some(slot) = self.slots.get_mut(index) else {
+            return;
+        };
         let old_generation = slot.meta >> 2;
         if slot.key == key || old_generation != generation || depth as u8 >= slot.depth {
             let bound_bits = match bound {

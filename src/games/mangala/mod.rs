@@ -102,6 +102,20 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         text::parse_move(self, text)
     }
+    fn diagram(&self) -> String {
+        // North's row is drawn right to left, so sowing runs counter-clockwise.
+        let pits = self.pits();
+        let cell = |p: usize| format!("{:>3}", pits[p]);
+        let north: String = (6..12).rev().map(cell).collect();
+        let south: String = (0..6).map(cell).collect();
+        format!(
+            "      f  e  d  c  b  a\nNorth{north}   captured {}\nSouth{south}   captured {}\n      A  B  C  D  E  F\n{} to move",
+            self.captured(1),
+            self.captured(0),
+            ["south", "north"][Position::to_move(self)]
+        )
+    }
+
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         text::format_move(mv, notation)
     }

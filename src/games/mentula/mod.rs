@@ -111,6 +111,25 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         Position::parse_move(self, text)
     }
+    fn diagram(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..board::SIZE).rev() {
+            out.push_str(&format!("{} ", rank + 1));
+            for file in 0..board::SIZE {
+                let sq = board::Square::new(file, rank);
+                out.push(' ');
+                out.push(self.owner(sq).map_or('.', |p| board::LETTERS[p]));
+            }
+            out.push('\n');
+        }
+        out.push_str("   a b c d e f g h\n");
+        out.push_str(&format!(
+            "W white, Y yellow, R red, M magenta; {} to move",
+            board::NAMES[Position::to_move(self)]
+        ));
+        out
+    }
+
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)
     }

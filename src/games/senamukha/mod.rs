@@ -95,6 +95,27 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         Position::parse_move(self, text)
     }
+    fn diagram(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..board::SIZE).rev() {
+            out.push_str(&format!("{:>2} ", rank + 1));
+            for file in 0..board::SIZE {
+                let c = self
+                    .piece_at(Square::new(file, rank))
+                    .map_or('.', Piece::fen_letter);
+                out.push(' ');
+                out.push(c);
+            }
+            out.push('\n');
+        }
+        out.push_str("    a b c d e f g h i j k\n");
+        out.push_str(&format!(
+            "White: upper case, Black: lower case; {} to move",
+            self.side_to_move().name()
+        ));
+        out
+    }
+
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)
     }

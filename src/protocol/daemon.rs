@@ -1,0 +1,555 @@
+//! The daemon: reads requests from an input, answers on an output.
+//!
+//! A reader thread owns the input and hands complete lines (at most [`MAX_LINE`]
+//! bytes) to the command loop; the command loop owns the game; a search runs on a
+//! thread of its own that owns the game until it has written its `bestmove`. All
+//! output goes through one writer that flushes every message.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::request::{self, Request};
+use super::table::{Table, TableOf};
+use crate::games::{mangala, mentula, senamukha};
+use crate::search::{Clock, Limits};
+
+/// The longest request line accepted, in bytes.
+pub const MAX_LINE: usize = 1 << 20;
+/// Transposition table size at start, in MiB.
+pub const DEFAULT_HASH_MIB: usize = 64;
+const MAX_HASH_MIB: usize = 16_384;
+const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+
+/// The commands, in the order `list_commands` gives them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "games",
+    "list_commands",
+    "known_command",
+    "game",
+    "newgame",
+    "position",
+    "play",
+    "undo",
+    "legal_moves",
+    "fen",
+    "show",
+    "to_move",
+    "status",
+    "perft",
+    "divide",
+    "record",
+    "load_record",
+    "list_options",
+    "setoption",
+    "go",
+    "genmove",
+    "stop",
+    "isready",
+    "ping",
+    "quit",
+];
+
+/// Everything written goes through here, one whole message at a time, flushed.
+#[derive(Clone)]
+struct Writer(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Writer {
+    fn send(&self, text: &str) {
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed output cannot be answered; the input's end will stop us.
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+}
+
+enum Input {
+    Line(Vec<u8>),
+    TooLong(usize),
+    End,
+}
+
+/// Reads lines of at most `MAX_LINE` bytes; longer ones are skipped, not stored.
+fn read_lines(input: impl Read, lines: mpsc::Sender<Input>) {
+    let mut reader = BufReader::new(input);
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(chunk) => chunk,
+        };
+        let (part, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        length += part.len();
+        if length <= MAX_LINE {
+            line.extend_from_slice(part);
+        }
+        let used = ends.unwrap_or(chunk.len());
+        reader.consume(used);
+        if ends.is_some() {
+            let message = if length > MAX_LINE {
+                Input::TooLong(length)
+            } else {
+                Input::Line(std::mem::take(&mut line))
+            };
+            line.clear();
+            length = 0;
+            if lines.send(message).is_err() {
+                return;
+            }
+        }
+    }
+    if length > 0 {
+        let message = if length > MAX_LINE {
+            Input::TooLong(length)
+        } else {
+            Input::Line(line)
+        };
+        let _ = lines.send(message);
+    }
+    let _ = lines.send(Input::End);
+}
+
+fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
+    Some(match game {
+        "senamukha" => Box::new(TableOf::<senamukha::Position>::new(hash_mib)),
+        "mentula" => Box::new(TableOf::<mentula::Position>::new(hash_mib)),
+        "mangala" => Box::new(TableOf::<mangala::Position>::new(hash_mib)),
+        _ => return None,
+    })
+}
+
+/// A search under way.
+struct Search {
+    stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it writes `bestmove`: from then on the
+    /// search counts as over, and the next command waits the instant it takes to end.
+    reported: Arc<AtomicBool>,
+    handle: JoinHandle<Box<dyn Table>>,
+}
+
+/// The command loop's state.
+struct Daemon {
+    out: Writer,
+    /// The game; `None` while a search thread holds it.
+    table: Option<Box<dyn Table>>,
+    search: Option<Search>,
+    hash_mib: usize,
+    move_overhead: Duration,
+}
+
+/// What a request asks the loop to do after answering.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// A reply: `=` or `?`, the id if the request had one, then the text: on the same
+/// line when it is one line, on the lines after when it is several; then an empty line.
+fn frame(id: Option<u64>, ok: bool, text: &str) -> String {
+    let mark = if ok { '=' } else { '?' };
+    let id = id.map(|i| i.to_string()).unwrap_or_default();
+    if text.is_empty() {
+        format!("{mark}{id}\n\n")
+    } else if text.contains('\n') {
+        format!("{mark}{id}\n{text}\n\n")
+    } else {
+        format!("{mark}{id} {text}\n\n")
+    }
+}
+
+impl Daemon {
+    fn reply(&self, id: Option<u64>, result: Result<String, String>) {
+        match result {
+            Ok(text) => self.out.send(&frame(id, true, &text)),
+            Err(text) => self.out.send(&frame(id, false, &text)),
+        }
+    }
+
+    /// Takes the game back from a finished search.
+    fn collect_search(&mut self, wait: bool) {
+        let finished = self
+            .search
+            .as_ref()
+            .is_some_and(|s| wait || s.handle.is_finished() || s.reported.load(Ordering::Acquire));
+        if finished && let Some(search) = self.search.take() {
+            match search.handle.join() {
+                Ok(table) => self.table = Some(table),
+                Err(_) => {
+                    log::error!("the search thread panicked; starting a new game");
+                    self.table = new_table("senamukha", self.hash_mib);
+                }
+            }
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(search) = &self.search {
+            search.stop.store(true, Ordering::Relaxed);
+        }
+        self.collect_search(true);
+    }
+
+    fn handle(&mut self, request: Request) -> Flow {
+        self.collect_search(false);
+        let id = request.id;
+        if self.search.is_some() {
+            match request.command.as_str() {
+                "stop" => {
+                    self.stop_search();
+                    self.reply(id, Ok(String::new()));
+                }
+                "isready" => self.out.send("readyok\n"),
+                "ping" => self.reply(id, Ok(pong(&request.args))),
+                "quit" => {
+                    self.stop_search();
+                    self.reply(id, Ok(String::new()));
+                    return Flow::Quit;
+                }
+                _ => self.reply(id, Err("busy".to_string())),
+            }
+            return Flow::Continue;
+        }
+        match request.command.as_str() {
+            "isready" => self.out.send("readyok\n"),
+            "quit" => {
+                self.reply(id, Ok(String::new()));
+                return Flow::Quit;
+            }
+            "go" => match self.limits(&request.args) {
+                Ok(limits) => self.start_search(id, limits),
+                Err(e) => self.reply(id, Err(e)),
+            },
+            _ => {
+                let result = self.command(&request);
+                self.reply(id, result);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn table(&mut self) -> &mut dyn Table {
+        self.table
+            .as_deref_mut()
+            .expect("the game is here when no search runs")
+    }
+
+    fn command(&mut self, request: &Request) -> Result<String, String> {
+        let args = &request.args;
+        let arg = |i: usize| args.get(i).map(String::as_str);
+        let count = |what: &str, text: Option<&str>, max: u32| -> Result<u32, String> {
+            let text = text.ok_or_else(|| format!("{what} is missing"))?;
+            match text.parse::<u32>() {
+                Ok(n) if n <= max => Ok(n),
+                _ => Err(format!(
+                    "{what} must be a number from 0 to {max}, not {text:?}"
+                )),
+            }
+        };
+        match request.command.as_str() {
+            "protocol_version" => Ok("1".into()),
+            "name" => Ok("ludus".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "games" => Ok("senamukha mentula mangala".into()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "known_command" => Ok(arg(0)
+                .is_some_and(|c| COMMANDS.contains(&c.to_ascii_lowercase().as_str()))
+                .to_string()),
+            "game" => {
+                let name = arg(0).ok_or("game needs a name: senamukha, mentula or mangala")?;
+                let table =
+                    new_table(&name.to_ascii_lowercase(), self.hash_mib).ok_or_else(|| {
+                        format!("unknown game {name:?} (senamukha, mentula or mangala)")
+                    })?;
+                self.table = Some(table);
+                Ok(String::new())
+            }
+            "newgame" => {
+                self.table().new_game();
+                Ok(String::new())
+            }
+            "position" => self.position(args),
+            "play" => {
+                if args.is_empty() {
+                    return Err("play needs a move".into());
+                }
+                self.table().play(&args.join(" "))
+            }
+            "undo" => {
+                let n = match arg(0) {
+                    None => 1,
+                    Some(text) => count("the number of moves", Some(text), u32::MAX)?,
+                };
+                self.table().undo(n as usize).map(|()| String::new())
+            }
+            "legal_moves" => Ok(self.table().legal_moves(arg(0))?.join(" ")),
+            "fen" => Ok(self.table().fen()),
+            "show" => Ok(self.table().diagram()),
+            "to_move" => Ok(self.table().to_move()),
+            "status" => Ok(self.table().status()),
+            "perft" => {
+                let depth = count("the depth", arg(0), 64)?;
+                Ok(self.table().perft(depth).to_string())
+            }
+            "divide" => {
+                let depth = count("the depth", arg(0), 64)?;
+                if depth == 0 {
+                    return Err("divide needs a depth of at least 1".into());
+                }
+                let lines = self.table().divide(depth);
+                let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                let mut text: Vec<String> =
+                    lines.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+                text.push(format!("Nodes searched: {total}"));
+                Ok(text.join("\n"))
+            }
+            "record" => Ok(self.table().record(arg(0))?.trim_end().to_string()),
+            "load_record" => self
+                .table()
+                .load_record(&args.join(" "))
+                .map(|()| String::new()),
+            "list_options" => Ok(self.options()),
+            "setoption" => self.set_option(args),
+            "genmove" => {
+                let limits = self.limits(args)?;
+                if self.table().is_over() {
+                    return Err("the game is over".into());
+                }
+                let out = self.out.clone();
+                let best = self
+                    .table()
+                    .search(&limits, &mut |info| out.send(&format!("{info}\n")))
+                    .ok_or("the game is over")?;
+                self.table().play(&best)
+            }
+            "stop" => Ok(String::new()),
+            "ping" => Ok(pong(args)),
+            other => Err(format!("unknown command: {other}")),
+        }
+    }
+
+    fn position(&mut self, args: &[String]) -> Result<String, String> {
+        let moves_at = args.iter().position(|a| a == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &args[args.len()..]),
+        };
+        let fen = match setup.first().map(String::as_str) {
+            Some("startpos") if setup.len() == 1 => None,
+            Some("fen") if setup.len() > 1 => Some(setup[1..].join(" ")),
+            _ => return Err("position takes startpos or fen <position>, then moves ...".into()),
+        };
+        self.table()
+            .set_position(fen.as_deref(), moves)
+            .map(|()| String::new())
+    }
+
+    fn options(&mut self) -> String {
+        let mut lines = vec![
+            format!(
+                "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
+            ),
+            format!(
+                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
+            ),
+        ];
+        for option in self.table().rule_options() {
+            lines.push(format!(
+                "option name {} type string default {}",
+                option.name, option.default
+            ));
+        }
+        lines.join("\n")
+    }
+
+    fn set_option(&mut self, args: &[String]) -> Result<String, String> {
+        let usage = "setoption name <name> value <value>";
+        if args.first().map(|a| a.to_ascii_lowercase()).as_deref() != Some("name") {
+            return Err(usage.into());
+        }
+        let value_at = args
+            .iter()
+            .position(|a| a.eq_ignore_ascii_case("value"))
+            .ok_or(usage)?;
+        let name = args[1..value_at].join(" ");
+        let value = args[value_at + 1..].join(" ");
+        if name.is_empty() || value.is_empty() {
+            return Err(usage.into());
+        }
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mib = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|m| (1..=MAX_HASH_MIB).contains(m))
+                    .ok_or_else(|| {
+                        format!("Hash takes 1 to {MAX_HASH_MIB} (MiB), not {value:?}")
+                    })?;
+                self.hash_mib = mib;
+                self.table().set_hash(mib);
+            }
+            "move overhead" => {
+                let ms = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|m| *m <= 5000)
+                    .ok_or_else(|| format!("Move Overhead takes 0 to 5000 (ms), not {value:?}"))?;
+                self.move_overhead = Duration::from_millis(ms);
+            }
+            _ => self.table().set_rule(&name, &value)?,
+        }
+        Ok(String::new())
+    }
+
+    /// Reads `go` limits: depth, nodes, movetime, infinite, movestogo, and per-player
+    /// clocks as `time <player> <ms>` and `inc <player> <ms>`.
+    fn limits(&mut self, args: &[String]) -> Result<Limits, String> {
+        let players = self.table().players();
+        let mover = self.table().to_move();
+        let mut limits = Limits {
+            move_overhead: self.move_overhead,
+            ..Limits::default()
+        };
+        let mut clock = Clock::default();
+        let mut has_clock = false;
+        let mut i = 0;
+        let number = |i: usize, what: &str| -> Result<u64, String> {
+            let text = args
+                .get(i)
+                .ok_or_else(|| format!("{what} needs a number"))?;
+            text.parse::<u64>()
+                .map_err(|_| format!("{what} needs a number, not {text:?}"))
+        };
+        while i < args.len() {
+            match args[i].to_ascii_lowercase().as_str() {
+                "depth" => {
+                    let d = number(i + 1, "depth")?;
+                    if !(1..=64).contains(&d) {
+                        return Err(format!("depth must be 1 to 64, not {d}"));
+                    }
+                    limits.depth = Some(d as u32);
+                    i += 2;
+                }
+                "nodes" => {
+                    limits.nodes = Some(number(i + 1, "nodes")?);
+                    i += 2;
+                }
+                "movetime" => {
+                    limits.movetime = Some(Duration::from_millis(number(i + 1, "movetime")?));
+                    i += 2;
+                }
+                "movestogo" => {
+                    clock.moves_to_go =
+                        Some(number(i + 1, "movestogo")?.min(u32::MAX as u64) as u32);
+                    i += 2;
+                }
+                "infinite" => {
+                    limits.infinite = true;
+                    i += 1;
+                }
+                which @ ("time" | "inc") => {
+                    let player = args
+                        .get(i + 1)
+                        .ok_or_else(|| format!("{which} needs a player"))?;
+                    if !players.iter().any(|p| p.eq_ignore_ascii_case(player)) {
+                        return Err(format!(
+                            "{which} names a player of this game ({}), not {player:?}",
+                            players.join(", ")
+                        ));
+                    }
+                    let ms = Duration::from_millis(number(i + 2, which)?);
+                    if player.eq_ignore_ascii_case(&mover) {
+                        has_clock = true;
+                        if which == "time" {
+                            clock.remaining = ms;
+                        } else {
+                            clock.increment = ms;
+                        }
+                    }
+                    i += 3;
+                }
+                other => return Err(format!("unknown go limit {other:?}")),
+            }
+        }
+        if has_clock {
+            limits.clock = Some(clock);
+        }
+        Ok(limits)
+    }
+
+    fn start_search(&mut self, id: Option<u64>, mut limits: Limits) {
+        let mut table = self.table.take().expect("no search runs");
+        let stop = Arc::new(AtomicBool::new(false));
+        limits.stop = Some(stop.clone());
+        self.reply(id, Ok(String::new()));
+        let out = self.out.clone();
+        let reported = Arc::new(AtomicBool::new(false));
+        let done = reported.clone();
+        let handle = std::thread::spawn(move || {
+            let best = table.search(&limits, &mut |info| out.send(&format!("{info}\n")));
+            done.store(true, Ordering::Release);
+            out.send(&format!("bestmove {}\n", best.as_deref().unwrap_or("none")));
+            table
+        });
+        self.search = Some(Search {
+            stop,
+            reported,
+            handle,
+        });
+    }
+}
+
+fn pong(args: &[String]) -> String {
+    match args.first() {
+        Some(n) => format!("pong {n}"),
+        None => "pong".to_string(),
+    }
+}
+
+/// Serves requests from `input` until `quit` or its end; returns when done.
+pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'static) {
+    let out = Writer(Arc::new(Mutex::new(Box::new(output))));
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || read_lines(input, sender));
+    let mut daemon = Daemon {
+        out,
+        table: new_table("senamukha", DEFAULT_HASH_MIB),
+        search: None,
+        hash_mib: DEFAULT_HASH_MIB,
+        move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+    };
+    for message in lines {
+        match message {
+            Input::End => break,
+            Input::TooLong(length) => daemon.reply(
+                None,
+                Err(format!(
+                    "line too long: {length} bytes (at most {MAX_LINE})"
+                )),
+            ),
+            Input::Line(bytes) => {
+                let Ok(text) = String::from_utf8(bytes) else {
+                    daemon.reply(None, Err("invalid UTF-8 in the request".to_string()));
+                    continue;
+                };
+                let Some(request) = request::parse(text.trim_end_matches('\r')) else {
+                    continue;
+                };
+                if let Flow::Quit = daemon.handle(request) {
+                    return;
+                }
+            }
+        }
+    }
+    // End of input: a running search is stopped and gives its move.
+    daemon.stop_search();
+}

@@ -1,0 +1,247 @@
+//! One game's state for the protocol, behind an object-safe interface so the command
+//! loop can hold any of the three games and hand it to a search thread.
+
+use crate::game::RuleOption;
+use crate::record;
+use crate::search::{Info, Limits, Searchable};
+
+/// What the command loop does with the current game.
+pub trait Table: Send {
+    fn game(&self) -> &'static str;
+    fn players(&self) -> &'static [&'static str];
+    fn notations(&self) -> Vec<&'static str>;
+    fn rule_options(&self) -> &'static [RuleOption];
+    /// Back to the start position, with the search's tables cleared.
+    fn new_game(&mut self);
+    /// Sets up a position (`None`: the start) and plays moves; all or nothing.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String>;
+    /// Plays one move; returns it in the canonical notation.
+    fn play(&mut self, text: &str) -> Result<String, String>;
+    /// Takes back `n` moves; all or nothing.
+    fn undo(&mut self, n: usize) -> Result<(), String>;
+    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, String>;
+    fn fen(&self) -> String;
+    fn diagram(&self) -> String;
+    /// The player to move, or `none` when the game is over.
+    fn to_move(&self) -> String;
+    fn status(&self) -> String;
+    fn perft(&mut self, depth: u32) -> u64;
+    fn divide(&mut self, depth: u32) -> Vec<(String, u64)>;
+    fn record(&self, notation: Option<&str>) -> Result<String, String>;
+    /// Replays a record from the start position, replacing the game.
+    fn load_record(&mut self, text: &str) -> Result<(), String>;
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String>;
+    fn set_hash(&mut self, mib: usize);
+    /// Searches the current position, reporting each iteration; returns the best move in
+    /// the canonical notation (`None` when the game is over).
+    fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+}
+
+/// A game with its start, its moves, the rule options set and a search engine.
+pub struct TableOf<G: Searchable> {
+    start: G,
+    position: G,
+    moves: Vec<G::Move>,
+    rules: Vec<(String, String)>,
+    engine: G::Engine,
+    hash_mib: usize,
+}
+
+impl<G: Searchable> TableOf<G> {
+    pub fn new(hash_mib: usize) -> Self {
+        TableOf {
+            start: G::start(),
+            position: G::start(),
+            moves: Vec::new(),
+            rules: Vec::new(),
+            engine: G::engine(hash_mib),
+            hash_mib,
+        }
+    }
+
+    fn with_rules(&self, mut position: G) -> Result<G, String> {
+        for (name, value) in &self.rules {
+            position.set_rule_option(name, value)?;
+        }
+        Ok(position)
+    }
+
+    fn notation(name: Option<&str>) -> Result<G::Notation, String> {
+        match name {
+            None => Ok(G::NOTATIONS[0].1),
+            Some(n) => G::notation_named(n).ok_or_else(|| {
+                let names: Vec<&str> = G::NOTATIONS.iter().map(|(n, _)| *n).collect();
+                format!(
+                    "unknown notation {n:?} ({} has {})",
+                    G::NAME,
+                    names.join(", ")
+                )
+            }),
+        }
+    }
+}
+
+impl<G: Searchable + Send + 'static> Table for TableOf<G>
+where
+    G::Engine: Send,
+    G::Move: Send,
+{
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+    fn players(&self) -> &'static [&'static str] {
+        G::PLAYERS
+    }
+    fn notations(&self) -> Vec<&'static str> {
+        G::NOTATIONS.iter().map(|(n, _)| *n).collect()
+    }
+    fn rule_options(&self) -> &'static [RuleOption] {
+        G::RULE_OPTIONS
+    }
+
+    fn new_game(&mut self) {
+        let start = self.with_rules(G::start()).unwrap_or_else(|_| G::start());
+        self.start = start.clone();
+        self.position = start;
+        self.moves.clear();
+        self.engine = G::engine(self.hash_mib);
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+        let start = match fen {
+            Some(text) => G::from_fen(text).map_err(|e| format!("invalid position: {e}"))?,
+            None => G::start(),
+        };
+        let start = self.with_rules(start)?;
+        let mut position = start.clone();
+        let mut played = Vec::with_capacity(moves.len());
+        for text in moves {
+            let mv = position.parse_move(text).map_err(|e| e.to_string())?;
+            position.play(mv);
+            played.push(mv);
+        }
+        self.start = start;
+        self.position = position;
+        self.moves = played;
+        Ok(())
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, String> {
+        let mv = self.position.parse_move(text).map_err(|e| e.to_string())?;
+        let canonical = self.position.format_move(mv, G::NOTATIONS[0].1);
+        self.position.play(mv);
+        self.moves.push(mv);
+        Ok(canonical)
+    }
+
+    fn undo(&mut self, n: usize) -> Result<(), String> {
+        if n > self.moves.len() {
+            return Err(format!(
+                "cannot undo {n} moves: only {} played since the position was set",
+                self.moves.len()
+            ));
+        }
+        for _ in 0..n {
+            self.position.undo();
+            self.moves.pop();
+        }
+        Ok(())
+    }
+
+    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, String> {
+        let notation = Self::notation(notation)?;
+        if self.position.outcome().is_some() {
+            return Ok(Vec::new());
+        }
+        let mut moves = Vec::new();
+        self.position.legal_moves(&mut moves);
+        Ok(moves
+            .iter()
+            .map(|&m| self.position.format_move(m, notation))
+            .collect())
+    }
+
+    fn fen(&self) -> String {
+        self.position.fen()
+    }
+
+    fn diagram(&self) -> String {
+        self.position.diagram()
+    }
+
+    fn to_move(&self) -> String {
+        if self.position.outcome().is_some() {
+            "none".to_string()
+        } else {
+            G::PLAYERS[self.position.to_move()].to_string()
+        }
+    }
+
+    fn status(&self) -> String {
+        match self.position.outcome() {
+            Some(outcome) => G::describe_outcome(&outcome),
+            None => format!("ongoing ({} to move)", G::PLAYERS[self.position.to_move()]),
+        }
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        crate::perft::perft(&mut self.position, depth)
+    }
+
+    fn divide(&mut self, depth: u32) -> Vec<(String, u64)> {
+        let position = self.position.clone();
+        crate::perft::divide(&mut self.position, depth)
+            .into_iter()
+            .map(|(m, n)| (position.format_move(m, G::NOTATIONS[0].1), n))
+            .collect()
+    }
+
+    fn record(&self, notation: Option<&str>) -> Result<String, String> {
+        let notation = Self::notation(notation)?;
+        Ok(record::write(&self.start, &self.moves, None, notation))
+    }
+
+    fn load_record(&mut self, text: &str) -> Result<(), String> {
+        let start = self.with_rules(G::start())?;
+        let replay = record::replay(start.clone(), text).map_err(|e| e.to_string())?;
+        self.start = start;
+        self.position = replay.position;
+        self.moves = replay.moves;
+        Ok(())
+    }
+
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String> {
+        // Checked on a copy first, so a refused value changes nothing.
+        let mut position = self.position.clone();
+        position.set_rule_option(name, value)?;
+        let mut start = self.start.clone();
+        start.set_rule_option(name, value)?;
+        self.position = position;
+        self.start = start;
+        self.rules.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.rules.push((name.to_string(), value.to_string()));
+        Ok(())
+    }
+
+    fn set_hash(&mut self, mib: usize) {
+        self.hash_mib = mib;
+        self.engine = G::engine(mib);
+    }
+
+    fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String> {
+        if self.position.outcome().is_some() {
+            return None;
+        }
+        let mut position = self.position.clone();
+        let result = G::think(&mut self.engine, &mut position, limits, report);
+        result
+            .best_move
+            .map(|m| self.position.format_move(m, G::NOTATIONS[0].1))
+    }
+
+    fn is_over(&self) -> bool {
+        self.position.outcome().is_some()
+    }
+}

@@ -1,0 +1,439 @@
+//! The daemon through pipes: every command, errors, and the robustness cases.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use ludus::game::Game;
+use ludus::games::senamukha;
+
+/// A running daemon: send lines, read replies and unsolicited lines.
+struct Daemon {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Daemon {
+    fn start() -> Daemon {
+        let mut child = Command::cargo_bin("ludus")
+            .unwrap()
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Daemon {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+        }
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn line(&mut self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a line from the daemon")
+    }
+
+    /// The next reply: its first line and the lines up to the empty line.
+    fn reply(&mut self) -> Vec<String> {
+        let mut lines = vec![self.line()];
+        loop {
+            let line = self.line();
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+
+    fn ask(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.reply()
+    }
+
+    fn ask_one(&mut self, line: &str) -> String {
+        self.ask(line).join("\n")
+    }
+
+    fn close(mut self) -> Duration {
+        let started = Instant::now();
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+        started.elapsed()
+    }
+}
+
+#[test]
+fn identification_and_capabilities() {
+    let mut d = Daemon::start();
+    assert_eq!(d.ask_one("name"), "= ludus");
+    assert_eq!(d.ask_one("7 protocol_version"), "=7 1");
+    assert_eq!(d.ask_one("games"), "= senamukha mentula mangala");
+    assert_eq!(d.ask_one("known_command go"), "= true");
+    assert_eq!(d.ask_one("known_command fly"), "= false");
+    let commands = d.ask("list_commands");
+    assert_eq!(commands[0], "=");
+    assert!(commands.contains(&"setoption".to_string()));
+    assert!(d.ask_one("version").starts_with("= 0."));
+    assert_eq!(d.ask_one("12 fly away"), "?12 unknown command: fly");
+    assert_eq!(d.ask_one("quit"), "=");
+    d.close();
+}
+
+#[test]
+fn positions_moves_and_errors_that_change_nothing() {
+    let mut d = Daemon::start();
+    assert_eq!(d.ask_one("position startpos moves Na3–b5 e9d7"), "=");
+    assert_eq!(d.ask_one("play Nbc7"), "= b5c7");
+    let fen = d.ask_one("fen");
+    assert_eq!(
+        fen,
+        "= 3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/2Nn7/11/11/PPPPP1PPPPP/1RNENKNENRN/3PPPPP3/3NRNEN3 b - - 3 2"
+    );
+    assert_eq!(d.ask_one("to_move"), "= black");
+    assert_eq!(
+        d.ask_one("play e10e12"),
+        "? unreadable move: e10e12 (not a move in coordinate, long or SAN form)"
+    );
+    assert_eq!(
+        d.ask_one("position fen k10/11/11/12/11/11/11/11/11/11/10K w"),
+        "? invalid position: rank 8 has 12 files, expected 11"
+    );
+    assert_eq!(
+        d.ask_one("position startpos moves a3b5 a3b5"),
+        "? illegal move: a3b5 (there is no man on a3)"
+    );
+    assert_eq!(d.ask_one("fen"), fen, "errors leave the position as it was");
+    assert_eq!(d.ask_one("undo 2"), "=");
+    assert_eq!(
+        d.ask_one("undo 5"),
+        "? cannot undo 5 moves: only 1 played since the position was set"
+    );
+    assert_eq!(d.ask_one("undo"), "=");
+    assert!(d.ask_one("fen").ends_with(" w - - 0 1"));
+    let moves = d.ask_one("legal_moves");
+    assert_eq!(moves.split_whitespace().count(), 1 + 48);
+    assert!(d.ask_one("legal_moves san").contains("Nab5"));
+    assert_eq!(
+        d.ask_one("legal_moves fancy"),
+        "? unknown notation \"fancy\" (senamukha has coordinate, long, san)"
+    );
+    let board = d.ask("show");
+    assert_eq!(board[0], "=");
+    assert!(board[1].starts_with("11 "));
+    assert!(board.last().unwrap().ends_with("white to move"));
+    assert_eq!(d.ask_one("status"), "= ongoing (white to move)");
+    assert_eq!(d.ask_one("perft 3"), "= 113700");
+    let divide = d.ask("divide 1");
+    assert_eq!(divide.len(), 1 + 48 + 1);
+    assert_eq!(divide.last().unwrap(), "Nodes searched: 48");
+    d.close();
+}
+
+#[test]
+fn records_are_written_and_loaded() {
+    let mut d = Daemon::start();
+    d.ask_one("position startpos moves a3b5 e9d7 e3d5");
+    assert_eq!(d.ask_one("record long"), "= 1. Na3–b5 Ne9–d7 2. Ne3–d5");
+    assert_eq!(d.ask_one("record"), "= 1. a3b5 e9d7 2. e3d5");
+    assert_eq!(
+        d.ask_one("load_record 1. Na3–b5 Ne9–d7 2. Ne3–d5 Ng9–f7"),
+        "="
+    );
+    assert_eq!(d.ask_one("record san"), "= 1. Nab5 Ned7 2. Ned5 Nf7");
+    assert!(
+        d.ask_one("load_record 1. Na3–b5 Ne9–d9")
+            .starts_with("? move 1… (black) Ne9–d9")
+    );
+    assert_eq!(d.ask_one("record san"), "= 1. Nab5 Ned7 2. Ned5 Nf7");
+    d.close();
+}
+
+#[test]
+fn the_other_games() {
+    let mut d = Daemon::start();
+    assert_eq!(d.ask_one("game mentula"), "=");
+    assert_eq!(d.ask_one("fen"), "= YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM w 0 1");
+    assert_eq!(
+        d.ask_one("position startpos moves c3 b6 f6 g3 e4 b5 e4"),
+        "="
+    );
+    assert_eq!(d.ask_one("to_move"), "= magenta");
+    assert_eq!(
+        d.ask_one("record"),
+        "= 1. a1-b2-c3 b8-b7-b6 h8-g7-f6 g1-g2-g3 2. a2-c3-e4 b7-b6-b5\ng8-f6xe4"
+            .replace('\n', " ")
+    );
+    assert!(d.ask("show").last().unwrap().ends_with("magenta to move"));
+    assert_eq!(
+        d.ask_one("game chess"),
+        "? unknown game \"chess\" (senamukha, mentula or mangala)"
+    );
+    assert_eq!(
+        d.ask_one("to_move"),
+        "= magenta",
+        "a refused game keeps the old one"
+    );
+    assert_eq!(
+        d.ask_one("position fen White (to play): e5, Red: d4, e4, d5."),
+        "="
+    );
+    assert!(
+        d.ask_one("status")
+            .starts_with("= red wins (no capture possible; "),
+    );
+    assert_eq!(d.ask_one("game mangala"), "=");
+    assert_eq!(d.ask_one("play C"), "= C");
+    assert_eq!(d.ask_one("play 4"), "= d");
+    assert_eq!(d.ask_one("fen"), "= 7,7,1,8,7,7/7,7,7,0,7,7 S 0 0");
+    assert_eq!(
+        d.ask_one("play d"),
+        "? illegal move: d (pit d is north's; south sows A to F)"
+    );
+    assert_eq!(d.ask_one("legal_moves number"), "= 1 2 3 4 5 6");
+    d.close();
+}
+
+#[test]
+fn options_and_rules() {
+    let mut d = Daemon::start();
+    let options = d.ask("list_options");
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 64"))
+    );
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name n-move-rule type string default off")
+    );
+    assert_eq!(d.ask_one("setoption name hash value 8"), "=");
+    assert_eq!(d.ask_one("setoption name Move Overhead value 30"), "=");
+    assert_eq!(d.ask_one("setoption name N-Move-Rule value 50"), "=");
+    assert_eq!(
+        d.ask_one("setoption name n-move-rule value soon please"),
+        "? n-move-rule takes off or a positive number, not \"soon please\""
+    );
+    assert_eq!(
+        d.ask_one("setoption name Hash value 0"),
+        "? Hash takes 1 to 16384 (MiB), not \"0\""
+    );
+    assert_eq!(
+        d.ask_one("setoption name castling value on"),
+        "? unknown rule option \"castling\" (senamukha has n-move-rule)"
+    );
+    assert_eq!(
+        d.ask_one("setoption hash 8"),
+        "? setoption name <name> value <value>"
+    );
+    d.ask_one("game mangala");
+    assert_eq!(d.ask_one("setoption name skip-origin value on"), "=");
+    d.close();
+}
+
+#[test]
+fn go_reports_and_ends_with_one_bestmove() {
+    let mut d = Daemon::start();
+    d.ask_one(
+        "position fen 11/3pp3R2/3e6k/1p1p4E2/9pp/p10/3P4P2/PP1P5PP/11/3PP1PP3/1K9 w - - 1 89",
+    );
+    assert_eq!(d.ask_one("5 go depth 3"), "=5");
+    let mut infos = 0;
+    let best = loop {
+        let line = d.line();
+        if let Some(best) = line.strip_prefix("bestmove ") {
+            break best.to_string();
+        }
+        assert!(line.starts_with("info depth "), "{line}");
+        assert!(line.contains(" score mate 1 "), "{line}");
+        infos += 1;
+    };
+    assert_eq!(best, "i10k10");
+    assert!(infos >= 1);
+    assert_eq!(
+        d.ask_one("fen"),
+        "= 11/3pp3R2/3e6k/1p1p4E2/9pp/p10/3P4P2/PP1P5PP/11/3PP1PP3/1K9 w - - 1 89",
+        "go does not play"
+    );
+    // genmove searches and plays.
+    let reply = d.ask("genmove depth 2");
+    assert_eq!(reply.last().unwrap(), "= i10k10");
+    assert_eq!(d.ask_one("status"), "= white wins (checkmate)");
+    assert_eq!(d.ask_one("genmove depth 2"), "? the game is over");
+    assert_eq!(d.ask_one("go depth 0"), "? depth must be 1 to 64, not 0");
+    assert_eq!(
+        d.ask_one("go time purple 100"),
+        "? time names a player of this game (white, black), not \"purple\""
+    );
+    d.close();
+}
+
+#[test]
+fn while_searching_only_stop_isready_ping_and_quit_act() {
+    let mut d = Daemon::start();
+    assert_eq!(d.ask_one("go infinite"), "=");
+    assert_eq!(d.ask_one("3 fen"), "?3 busy");
+    d.send("isready");
+    loop {
+        let line = d.line();
+        if line == "readyok" {
+            break;
+        }
+        assert!(line.starts_with("info "), "{line}");
+    }
+    d.send("ping 9");
+    let pong = loop {
+        let line = d.line();
+        if !line.starts_with("info ") {
+            break line;
+        }
+    };
+    assert_eq!(pong, "= pong 9");
+    d.send("stop");
+    let mut bestmoves = 0;
+    loop {
+        let line = d.line();
+        if line.starts_with("bestmove ") {
+            bestmoves += 1;
+        } else if line == "=" {
+            break;
+        } else {
+            assert!(line.starts_with("info ") || line.is_empty(), "{line}");
+        }
+    }
+    assert_eq!(d.line(), "");
+    assert_eq!(bestmoves, 1);
+    assert_eq!(
+        d.ask_one("stop"),
+        "=",
+        "a stop without a search is harmless"
+    );
+    assert!(d.ask_one("fen").ends_with(" w - - 0 1"));
+    // The end of input during a search: the process stops it and exits promptly.
+    d.send("go infinite");
+    assert_eq!(d.reply(), ["="]);
+    let took = d.close();
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn line_robustness() {
+    let mut d = Daemon::start();
+    d.send_bytes(b"name\r\n\n   \n\t\tname\t\r\n");
+    assert_eq!(d.reply(), ["= ludus"]);
+    assert_eq!(d.reply(), ["= ludus"]);
+    let long = format!("position fen {}\n", "1".repeat(1 << 20));
+    d.send_bytes(long.as_bytes());
+    assert_eq!(
+        d.reply(),
+        [format!(
+            "? line too long: {} bytes (at most 1048576)",
+            long.len() - 1
+        )]
+    );
+    d.send_bytes(b"play \xff\xfe\n");
+    assert_eq!(d.reply(), ["? invalid UTF-8 in the request"]);
+    assert_eq!(d.ask_one("name"), "= ludus", "the daemon keeps serving");
+    d.close();
+}
+
+#[test]
+fn a_position_line_with_five_thousand_moves() {
+    // Two kings wander over an otherwise blocked board, never a third time in one place.
+    let fen = "10k/11/11/11/11/p10/P10/11/11/11/K10 w - - 0 1";
+    let mut position = senamukha::Position::from_fen(fen).unwrap();
+    let mut moves = Vec::new();
+    let mut state = 0x9E37_79B9u64;
+    while moves.len() < 5_000 {
+        let mut legal = Vec::new();
+        position.legal_moves(&mut legal);
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let start = state as usize % legal.len();
+        let choice = (0..legal.len())
+            .map(|k| legal[(start + k) % legal.len()])
+            .find(|&m| {
+                let mut next = position.clone();
+                next.play(m);
+                next.outcome().is_none()
+            });
+        let mv = choice.expect("a move that keeps the game going");
+        moves.push(position.format_move(mv, senamukha::Notation::Coordinate));
+        position.play(mv);
+    }
+    let mut d = Daemon::start();
+    let started = Instant::now();
+    assert_eq!(
+        d.ask_one(&format!("position fen {fen} moves {}", moves.join(" "))),
+        "="
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(d.ask_one("fen"), format!("= {}", position.fen()));
+    d.close();
+}
+
+/// Every transcript in protocol-spec/protocol.md is what a fresh daemon answers.
+#[test]
+fn the_transcripts_in_the_spec_are_true() {
+    let path = format!("{}/protocol-spec/protocol.md", env!("CARGO_MANIFEST_DIR"));
+    let spec = std::fs::read_to_string(path).unwrap();
+    let mut blocks = 0;
+    for block in spec.split("```transcript\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let requests: String = block
+            .lines()
+            .filter_map(|l| l.strip_prefix("> "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let expected: Vec<&str> = block.lines().filter(|l| !l.starts_with("> ")).collect();
+        let out = Command::cargo_bin("ludus")
+            .unwrap()
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                child.stdin.take().unwrap().write_all(requests.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        let got = String::from_utf8(out.stdout).unwrap();
+        let got: Vec<&str> = got.lines().collect();
+        // The block's last empty line is the end of the last reply.
+        assert_eq!(
+            got,
+            expected.iter().chain([&""]).copied().collect::<Vec<_>>(),
+            "{block}"
+        );
+        blocks += 1;
+    }
+    assert_eq!(blocks, 3);
+}
