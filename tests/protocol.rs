@@ -437,3 +437,62 @@ fn the_transcripts_in_the_spec_are_true() {
     }
     assert_eq!(blocks, 3);
 }
+
+#[test]
+fn every_command_in_every_game() {
+    for (game, a_move) in [("senamukha", "a3b5"), ("mentula", "c3"), ("mangala", "C")] {
+        let mut d = Daemon::start();
+        assert_eq!(d.ask_one(&format!("game {game}")), "=", "{game}");
+        assert_eq!(d.ask_one("newgame"), "=");
+        assert_eq!(d.ask_one("position startpos"), "=");
+        let canonical = d.ask_one(&format!("play {a_move}"));
+        assert!(canonical.starts_with("= "), "{game}: {canonical}");
+        assert_eq!(d.ask_one("undo"), "=");
+        let fen = d.ask_one("fen");
+        assert_eq!(
+            d.ask_one(&format!("position fen {}", &fen[2..])),
+            "=",
+            "{game}"
+        );
+        assert_eq!(d.ask_one("fen"), fen);
+        assert!(d.ask_one("legal_moves").split_whitespace().count() > 1);
+        assert_eq!(d.ask("show")[0], "=");
+        assert!(d.ask_one("to_move").starts_with("= "));
+        assert!(d.ask_one("status").starts_with("= ongoing ("));
+        assert!(
+            d.ask_one("perft 2")
+                .parse::<String>()
+                .unwrap()
+                .starts_with("= ")
+        );
+        assert!(
+            d.ask("divide 1")
+                .last()
+                .unwrap()
+                .starts_with("Nodes searched: ")
+        );
+        d.ask_one(&format!("play {a_move}"));
+        let record = d.ask_one("record");
+        assert!(record.starts_with("= 1. "), "{game}: {record}");
+        assert_eq!(
+            d.ask_one(&format!("load_record {}", &record[2..])),
+            "=",
+            "{game}"
+        );
+        assert_eq!(d.ask_one("record"), record);
+        assert!(d.ask("list_options").len() >= 3);
+        assert_eq!(
+            d.ask("genmove depth 2").last().unwrap().chars().next(),
+            Some('=')
+        );
+        assert_eq!(d.ask_one("go depth 2"), "=");
+        loop {
+            if d.line().starts_with("bestmove ") {
+                break;
+            }
+        }
+        d.send("isready");
+        assert_eq!(d.line(), "readyok");
+        d.close();
+    }
+}
