@@ -59,6 +59,22 @@ impl Daemon {
             .expect("a line from the daemon")
     }
 
+    /// The next reply, passing over `info` lines of a running search.
+    fn reply_during_search(&mut self) -> Vec<String> {
+        let mut first = self.line();
+        while first.starts_with("info ") {
+            first = self.line();
+        }
+        let mut lines = vec![first];
+        loop {
+            let line = self.line();
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+
     /// The next reply: its first line and the lines up to the empty line.
     fn reply(&mut self) -> Vec<String> {
         let mut lines = vec![self.line()];
@@ -127,7 +143,7 @@ fn positions_moves_and_errors_that_change_nothing() {
     );
     assert_eq!(
         d.ask_one("position startpos moves a3b5 a3b5"),
-        "? illegal move: a3b5 (there is no man on a3)"
+        "? move 2 of the list: illegal move: a3b5 (there is no man on a3)"
     );
     assert_eq!(d.ask_one("fen"), fen, "errors leave the position as it was");
     assert_eq!(d.ask_one("undo 2"), "=");
@@ -299,7 +315,8 @@ fn go_reports_and_ends_with_one_bestmove() {
 fn while_searching_only_stop_isready_ping_and_quit_act() {
     let mut d = Daemon::start();
     assert_eq!(d.ask_one("go infinite"), "=");
-    assert_eq!(d.ask_one("3 fen"), "?3 busy");
+    d.send("3 fen");
+    assert_eq!(d.reply_during_search(), ["?3 busy"]);
     d.send("isready");
     loop {
         let line = d.line();
@@ -495,4 +512,45 @@ fn every_command_in_every_game() {
         assert_eq!(d.line(), "readyok");
         d.close();
     }
+}
+
+#[test]
+fn genmove_and_perft_run_beside_the_command_loop() {
+    let mut d = Daemon::start();
+    // genmove answers isready and ping while it searches, and ends on stop with its move.
+    d.send("4 genmove infinite");
+    d.send("isready");
+    let mut seen_ready = false;
+    while !seen_ready {
+        let line = d.line();
+        seen_ready = line == "readyok";
+        assert!(seen_ready || line.starts_with("info "), "{line}");
+    }
+    d.send("stop");
+    let mut replies = Vec::new();
+    while replies.len() < 2 {
+        let line = d.line();
+        if line.starts_with("info ") || line.is_empty() {
+            continue;
+        }
+        replies.push(line);
+    }
+    assert!(replies[0].starts_with("=4 "), "{replies:?}");
+    assert_eq!(replies[1], "=");
+    assert!(
+        d.ask_one("fen").ends_with(" b - - 1 1"),
+        "genmove played its move"
+    );
+    // A perft count answers when done; meanwhile the loop is busy but answers ping.
+    d.send("7 perft 4");
+    d.send("8 ping");
+    let mut answers = vec![d.reply().join("\n"), d.reply().join("\n")];
+    answers.sort();
+    assert_eq!(answers[1], "=8 pong");
+    assert!(answers[0].starts_with("=7 "), "{answers:?}");
+    assert_eq!(d.ask_one("5 "), "?5 the request has an id but no command");
+    // The end of input during a long perft ends the process without waiting for it.
+    d.send("perft 9");
+    let took = d.close();
+    assert!(took < Duration::from_secs(5), "{took:?}");
 }

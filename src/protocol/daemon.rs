@@ -96,6 +96,11 @@ fn read_lines(input: impl Read, lines: mpsc::Sender<Input>) {
         let used = ends.unwrap_or(chunk.len());
         reader.consume(used);
         if ends.is_some() {
+            // A CR before the line feed is not part of the request.
+            if line.last() == Some(&b'\r') && length <= MAX_LINE + 1 {
+                line.pop();
+                length -= 1;
+            }
             let message = if length > MAX_LINE {
                 Input::TooLong(length)
             } else {
@@ -128,21 +133,33 @@ fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
     })
 }
 
-/// A search under way.
-struct Search {
+/// Work that runs on its own thread while the command loop keeps answering: a search
+/// (`go`, `genmove`) or a perft count (`perft`, `divide`).
+struct Work {
     stop: Arc<AtomicBool>,
-    /// Set by the search thread just before it writes `bestmove`: from then on the
-    /// search counts as over, and the next command waits the instant it takes to end.
+    /// Set by the work thread just before it writes its result: from then on the work
+    /// counts as over, and the next command waits the instant it takes to end.
     reported: Arc<AtomicBool>,
+    /// Searches end on `stop`; a perft count does not (the end of input or `quit` then
+    /// ends the process without waiting for it).
+    stoppable: bool,
     handle: JoinHandle<Box<dyn Table>>,
+}
+
+/// What the work thread does.
+enum Job {
+    Go(Limits),
+    Genmove(Option<u64>, Limits),
+    Perft(Option<u64>, u32),
+    Divide(Option<u64>, u32),
 }
 
 /// The command loop's state.
 struct Daemon {
     out: Writer,
-    /// The game; `None` while a search thread holds it.
+    /// The game; `None` while a work thread holds it.
     table: Option<Box<dyn Table>>,
-    search: Option<Search>,
+    work: Option<Work>,
     hash_mib: usize,
     move_overhead: Duration,
 }
@@ -175,43 +192,52 @@ impl Daemon {
         }
     }
 
-    /// Takes the game back from a finished search.
-    fn collect_search(&mut self, wait: bool) {
+    /// Takes the game back from finished work (`wait`: from work about to finish).
+    fn collect_work(&mut self, wait: bool) {
         let finished = self
-            .search
+            .work
             .as_ref()
-            .is_some_and(|s| wait || s.handle.is_finished() || s.reported.load(Ordering::Acquire));
-        if finished && let Some(search) = self.search.take() {
-            match search.handle.join() {
+            .is_some_and(|w| wait || w.handle.is_finished() || w.reported.load(Ordering::Acquire));
+        if finished && let Some(work) = self.work.take() {
+            match work.handle.join() {
                 Ok(table) => self.table = Some(table),
                 Err(_) => {
-                    log::error!("the search thread panicked; starting a new game");
+                    log::error!("the work thread failed; starting a new game");
                     self.table = new_table("senamukha", self.hash_mib);
                 }
             }
         }
     }
 
-    fn stop_search(&mut self) {
-        if let Some(search) = &self.search {
-            search.stop.store(true, Ordering::Relaxed);
+    /// Ends running work: a search is stopped and waited for (it writes its result); a
+    /// perft count cannot be stopped, so `true` says the process should end without it.
+    fn end_work(&mut self) -> bool {
+        match &self.work {
+            None => false,
+            Some(work) if work.stoppable => {
+                work.stop.store(true, Ordering::Relaxed);
+                self.collect_work(true);
+                false
+            }
+            Some(_) => true,
         }
-        self.collect_search(true);
     }
 
     fn handle(&mut self, request: Request) -> Flow {
-        self.collect_search(false);
+        self.collect_work(false);
         let id = request.id;
-        if self.search.is_some() {
+        if let Some(work) = &self.work {
             match request.command.as_str() {
                 "stop" => {
-                    self.stop_search();
+                    if work.stoppable {
+                        self.end_work();
+                    }
                     self.reply(id, Ok(String::new()));
                 }
                 "isready" => self.out.send("readyok\n"),
                 "ping" => self.reply(id, Ok(pong(&request.args))),
                 "quit" => {
-                    self.stop_search();
+                    self.end_work();
                     self.reply(id, Ok(String::new()));
                     return Flow::Quit;
                 }
@@ -219,14 +245,38 @@ impl Daemon {
             }
             return Flow::Continue;
         }
+        let args = &request.args;
+        let depth = |text: Option<&String>| -> Result<u32, String> {
+            let text = text.ok_or("the depth is missing")?;
+            text.parse::<u32>()
+                .ok()
+                .filter(|d| *d <= 64)
+                .ok_or_else(|| format!("the depth must be a number from 0 to 64, not {text:?}"))
+        };
         match request.command.as_str() {
             "isready" => self.out.send("readyok\n"),
             "quit" => {
                 self.reply(id, Ok(String::new()));
                 return Flow::Quit;
             }
-            "go" => match self.limits(&request.args) {
-                Ok(limits) => self.start_search(id, limits),
+            "go" => match self.limits(args) {
+                Ok(limits) => self.start(id, Job::Go(limits)),
+                Err(e) => self.reply(id, Err(e)),
+            },
+            "genmove" => match self.limits(args) {
+                Ok(_) if self.table().is_over() => {
+                    self.reply(id, Err("the game is over".to_string()))
+                }
+                Ok(limits) => self.start(id, Job::Genmove(id, limits)),
+                Err(e) => self.reply(id, Err(e)),
+            },
+            "perft" => match depth(args.first()) {
+                Ok(d) => self.start(id, Job::Perft(id, d)),
+                Err(e) => self.reply(id, Err(e)),
+            },
+            "divide" => match depth(args.first()) {
+                Ok(0) => self.reply(id, Err("divide needs a depth of at least 1".to_string())),
+                Ok(d) => self.start(id, Job::Divide(id, d)),
                 Err(e) => self.reply(id, Err(e)),
             },
             _ => {
@@ -296,22 +346,6 @@ impl Daemon {
             "show" => Ok(self.table().diagram()),
             "to_move" => Ok(self.table().to_move()),
             "status" => Ok(self.table().status()),
-            "perft" => {
-                let depth = count("the depth", arg(0), 64)?;
-                Ok(self.table().perft(depth).to_string())
-            }
-            "divide" => {
-                let depth = count("the depth", arg(0), 64)?;
-                if depth == 0 {
-                    return Err("divide needs a depth of at least 1".into());
-                }
-                let lines = self.table().divide(depth);
-                let total: u64 = lines.iter().map(|(_, n)| n).sum();
-                let mut text: Vec<String> =
-                    lines.iter().map(|(m, n)| format!("{m}: {n}")).collect();
-                text.push(format!("Nodes searched: {total}"));
-                Ok(text.join("\n"))
-            }
             "record" => Ok(self.table().record(arg(0))?.trim_end().to_string()),
             "load_record" => self
                 .table()
@@ -319,21 +353,14 @@ impl Daemon {
                 .map(|()| String::new()),
             "list_options" => Ok(self.options()),
             "setoption" => self.set_option(args),
-            "genmove" => {
-                let limits = self.limits(args)?;
-                if self.table().is_over() {
-                    return Err("the game is over".into());
-                }
-                let out = self.out.clone();
-                let best = self
-                    .table()
-                    .search(&limits, &mut |info| out.send(&format!("{info}\n")))
-                    .ok_or("the game is over")?;
-                self.table().play(&best)
-            }
             "stop" => Ok(String::new()),
             "ping" => Ok(pong(args)),
-            other => Err(format!("unknown command: {other}")),
+            other => {
+                // A long word is cut: the reply names it, it does not echo megabytes.
+                let shown: String = other.chars().take(40).collect();
+                let more = if shown.len() < other.len() { "…" } else { "" };
+                Err(format!("unknown command: {shown}{more}"))
+            }
         }
     }
 
@@ -486,23 +513,70 @@ impl Daemon {
         Ok(limits)
     }
 
-    fn start_search(&mut self, id: Option<u64>, mut limits: Limits) {
-        let mut table = self.table.take().expect("no search runs");
+    /// Hands the game to a work thread. A search first takes its memory here, so that it
+    /// can be stopped at once; `go` is acknowledged before the search starts.
+    fn start(&mut self, id: Option<u64>, job: Job) {
+        let stoppable = matches!(job, Job::Go(_) | Job::Genmove(..));
+        if stoppable && let Err(e) = self.table().prepare_search() {
+            self.reply(id, Err(e));
+            return;
+        }
+        let mut table = self.table.take().expect("no work runs");
         let stop = Arc::new(AtomicBool::new(false));
-        limits.stop = Some(stop.clone());
-        self.reply(id, Ok(String::new()));
+        if matches!(job, Job::Go(_)) {
+            self.reply(id, Ok(String::new()));
+        }
         let out = self.out.clone();
         let reported = Arc::new(AtomicBool::new(false));
         let done = reported.clone();
+        let flag = stop.clone();
         let handle = std::thread::spawn(move || {
-            let best = table.search(&limits, &mut |info| out.send(&format!("{info}\n")));
-            done.store(true, Ordering::Release);
-            out.send(&format!("bestmove {}\n", best.as_deref().unwrap_or("none")));
+            let report = |text: String| {
+                done.store(true, Ordering::Release);
+                out.send(&text);
+            };
+            let search = |table: &mut Box<dyn Table>, mut limits: Limits| {
+                limits.stop = Some(flag.clone());
+                let info_out = out.clone();
+                // A failing search still owes its one answer.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    table.search(&limits, &mut |info| info_out.send(&format!("{info}\n")))
+                }))
+                .unwrap_or_else(|_| {
+                    log::error!("the search failed");
+                    None
+                })
+            };
+            match job {
+                Job::Go(limits) => {
+                    let best = search(&mut table, limits);
+                    report(format!("bestmove {}\n", best.as_deref().unwrap_or("none")));
+                }
+                Job::Genmove(id, limits) => {
+                    let result = search(&mut table, limits)
+                        .ok_or_else(|| "the game is over".to_string())
+                        .and_then(|best| table.play(&best));
+                    report(frame(id, result.is_ok(), &result.unwrap_or_else(|e| e)));
+                }
+                Job::Perft(id, depth) => {
+                    let nodes = table.perft(depth);
+                    report(frame(id, true, &nodes.to_string()));
+                }
+                Job::Divide(id, depth) => {
+                    let lines = table.divide(depth);
+                    let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                    let mut text: Vec<String> =
+                        lines.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+                    text.push(format!("Nodes searched: {total}"));
+                    report(frame(id, true, &text.join("\n")));
+                }
+            }
             table
         });
-        self.search = Some(Search {
+        self.work = Some(Work {
             stop,
             reported,
+            stoppable,
             handle,
         });
     }
@@ -523,7 +597,7 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
     let mut daemon = Daemon {
         out,
         table: new_table("senamukha", DEFAULT_HASH_MIB),
-        search: None,
+        work: None,
         hash_mib: DEFAULT_HASH_MIB,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
     };
@@ -541,15 +615,26 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
                     daemon.reply(None, Err("invalid UTF-8 in the request".to_string()));
                     continue;
                 };
-                let Some(request) = request::parse(text.trim_end_matches('\r')) else {
+                let line = text.trim_end_matches('\r');
+                let Some(request) = request::parse(line) else {
+                    if let Some(id) = request::lone_id(line) {
+                        daemon.reply(Some(id), Err("the request has an id but no command".into()));
+                    }
                     continue;
                 };
                 if let Flow::Quit = daemon.handle(request) {
+                    if daemon.work.is_some() {
+                        // A perft count still running: not waited for.
+                        std::process::exit(0);
+                    }
                     return;
                 }
             }
         }
     }
-    // End of input: a running search is stopped and gives its move.
-    daemon.stop_search();
+    // End of input: a running search is stopped and gives its move; a perft count is
+    // not waited for.
+    if daemon.end_work() {
+        std::process::exit(0);
+    }
 }

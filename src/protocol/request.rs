@@ -41,6 +41,16 @@ pub fn parse(line: &str) -> Option<Request> {
     })
 }
 
+/// The id of a line that holds an id and nothing else (`5 `), which deserves an error
+/// naming the id rather than silence.
+pub fn lone_id(line: &str) -> Option<u64> {
+    let parsed: IResult<&str, u64> = (space0, id, space0).map(|(_, id, _)| id).parse(line);
+    match parsed {
+        Ok(("", id)) => Some(id),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,8 @@ pub trait Table: Send {
     fn load_record(&mut self, text: &str) -> Result<(), String>;
     fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String>;
     fn set_hash(&mut self, mib: usize);
+    /// Takes the memory the next search needs (the hash table), before it starts.
+    fn prepare_search(&mut self) -> Result<(), String>;
     /// Searches the current position, reporting each iteration; returns the best move in
     /// the canonical notation (`None` when the game is over).
     fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String>;
@@ -117,8 +119,10 @@ where
         let start = self.with_rules(start)?;
         let mut position = start.clone();
         let mut played = Vec::with_capacity(moves.len());
-        for text in moves {
-            let mv = position.parse_move(text).map_err(|e| e.to_string())?;
+        for (i, text) in moves.iter().enumerate() {
+            let mv = position
+                .parse_move(text)
+                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
             position.play(mv);
             played.push(mv);
         }
@@ -228,6 +232,10 @@ where
     fn set_hash(&mut self, mib: usize) {
         self.hash_mib = mib;
         self.engine = G::engine(mib);
+    }
+
+    fn prepare_search(&mut self) -> Result<(), String> {
+        G::prepare(&mut self.engine)
     }
 
     fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String> {

@@ -116,6 +116,10 @@ pub trait Searchable: crate::game::Game {
     type Engine;
     /// A new engine with a transposition table of `hash_mib` MiB where it uses one.
     fn engine(hash_mib: usize) -> Self::Engine;
+    /// Takes the memory the next search needs, before it starts.
+    fn prepare(_engine: &mut Self::Engine) -> Result<(), String> {
+        Ok(())
+    }
     /// Searches the position for the player to move.
     fn think(
         engine: &mut Self::Engine,
@@ -131,6 +135,9 @@ macro_rules! two_player_searchable {
             type Engine = two_player::Searcher<<$game as crate::game::Game>::Move>;
             fn engine(hash_mib: usize) -> Self::Engine {
                 two_player::Searcher::new(hash_mib)
+            }
+            fn prepare(engine: &mut Self::Engine) -> Result<(), String> {
+                engine.prepare()
             }
             fn think(
                 engine: &mut Self::Engine,

@@ -56,11 +56,27 @@ impl TranspositionTable {
         self.generation = 0;
     }
 
-    /// Marks the start of a new search, so older entries give way; allocates the table
-    /// at the first search.
-    pub fn new_search(&mut self) {
+    /// Takes the table's memory if it has not yet; the error says when it cannot be had.
+    pub fn allocate(&mut self) -> Result<(), String> {
         if self.slots.is_empty() {
-            self.slots = vec![Slot::default(); self.count];
+            let mut slots = Vec::new();
+            slots.try_reserve_exact(self.count).map_err(|_| {
+                format!(
+                    "{} MiB for the hash table cannot be allocated",
+                    (self.count * std::mem::size_of::<Slot>()) >> 20
+                )
+            })?;
+            slots.resize(self.count, Slot::default());
+            self.slots = slots;
+        }
+        Ok(())
+    }
+
+    /// Marks the start of a new search, so older entries give way. A table that could not
+    /// be allocated leaves the search without one.
+    pub fn new_search(&mut self) {
+        if let Err(e) = self.allocate() {
+            log::warn!("{e}; searching without a hash table");
         }
         self.generation = (self.generation + 1) & 63;
     }

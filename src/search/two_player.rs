@@ -49,6 +49,12 @@ pub trait TwoPlayerGame: Game {
     fn history_index(&self, mv: Self::Move) -> usize;
 }
 
+/// Quiescence searches at most this many plies below the horizon.
+const QUIESCENCE_PLIES: u32 = 16;
+/// Within this many plies below the horizon, a side in check tries every evasion;
+/// deeper it may only stand pat or capture.
+const QUIESCENCE_EVASION_PLIES: u32 = 4;
+
 /// Entries of the history table.
 pub const HISTORY_SIZE: usize = 1 << 16;
 const MAX_PLY: usize = 128;
@@ -82,6 +88,12 @@ impl<M: Copy> Searcher<M> {
                 .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
                 .collect(),
         }
+    }
+
+    /// Takes the memory the search needs before it starts, so that a search never waits
+    /// for it; the error says when it cannot be had.
+    pub fn prepare(&mut self) -> Result<(), String> {
+        self.tt.allocate()
     }
 
     /// Forgets everything learnt (a new game).
@@ -450,6 +462,22 @@ impl<M: Copy> Searcher<M> {
         &mut self,
         position: &mut G,
         ply: u32,
+        alpha: Value,
+        beta: Value,
+        budget: &Budget,
+    ) -> Value {
+        self.quiescence_at(position, ply, 0, alpha, beta, budget)
+    }
+
+    /// Quiescence `depth` plies below the horizon. Check evasions are searched in full
+    /// only near the horizon: chains of checks and evasions can otherwise grow without
+    /// practical bound in positions with many men.
+    #[allow(clippy::too_many_arguments)]
+    fn quiescence_at<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &mut G,
+        ply: u32,
+        depth: u32,
         mut alpha: Value,
         beta: Value,
         budget: &Budget,
@@ -462,8 +490,8 @@ impl<M: Copy> Searcher<M> {
         if let Some(value) = position.rule_end(ply) {
             return value;
         }
-        let in_check = position.in_check();
-        if ply as usize >= MAX_PLY - 1 {
+        let in_check = position.in_check() && depth < QUIESCENCE_EVASION_PLIES;
+        if ply as usize >= MAX_PLY - 1 || depth >= QUIESCENCE_PLIES {
             return position.evaluate();
         }
         // Standing pat: out of check the side to move may decline every capture. (A
@@ -488,7 +516,7 @@ impl<M: Copy> Searcher<M> {
         moves.sort_by_cached_key(|&m| -position.tactical_order(m));
         for mv in moves {
             position.play(mv);
-            let value = -self.quiescence(position, ply + 1, -beta, -alpha, budget);
+            let value = -self.quiescence_at(position, ply + 1, depth + 1, -beta, -alpha, budget);
             position.undo();
             if self.stopped {
                 return 0;
