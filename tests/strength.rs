@@ -201,6 +201,9 @@ fn mentula_best_reply_against_paranoid() {
                 position.play(mv);
                 plies += 1;
             }
+            let reason = position
+                .outcome()
+                .map_or("unfinished".to_string(), |o| o.reason.to_string());
             let scores = position.scores();
             let best = *scores.iter().max().unwrap();
             let leaders: Vec<usize> = (0..4).filter(|&p| scores[p] == best).collect();
@@ -210,7 +213,7 @@ fn mentula_best_reply_against_paranoid() {
             }
             games += 1;
             eprintln!(
-                "opening {opening} seats {:?}: scores {scores:?} after {plies} plies",
+                "opening {opening} seats {:?}: scores {scores:?} after {plies} plies ({reason})",
                 seats.map(|a| a.name())
             );
         }
