@@ -105,15 +105,8 @@ fn main() -> ExitCode {
         Command::Perft { setup, .. }
         | Command::Replay { setup, .. }
         | Command::Search { setup, .. } => setup.game,
-        Command::Bench { depth } => {
-            return match ludus::bench::run(*depth, &mut std::io::stdout()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("ludus: {e}");
-                    ExitCode::FAILURE
-                }
-            };
-        }
+        // The bench covers all three games; any game type can run it.
+        Command::Bench { .. } => GameName::Senamukha,
     };
     let result = match game {
         GameName::Senamukha => run::<senamukha::Position>(command),
@@ -160,7 +153,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             println!("bestmove {best}");
             Ok(())
         }
-        Command::Bench { .. } => unreachable!("handled before the game is chosen"),
+        Command::Bench { depth } => ludus::bench::run(depth, &mut std::io::stdout()),
         Command::Perft {
             setup: Setup { fen, rules, .. },
             moves,
