@@ -83,6 +83,16 @@ enum Command {
         /// The depth of every search (default: each game's own).
         depth: Option<u32>,
     },
+    /// Builds the Mangala II endgame tables and prints, per counters on the board, the
+    /// positions, how many have an exact value, the sweeps and the time taken.
+    Endgame {
+        /// Build the tables for positions with up to this many counters on the board.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24))]
+        counters: u32,
+        /// For the rule option skip-origin=on.
+        #[arg(long)]
+        skip_origin: bool,
+    },
     /// Replays a game record and prints its moves, final position and result.
     Replay {
         #[command(flatten)]
@@ -101,12 +111,25 @@ fn main() -> ExitCode {
         ludus::protocol::daemon::serve(std::io::stdin(), std::io::stdout());
         return ExitCode::SUCCESS;
     };
+    if let Command::Endgame {
+        counters,
+        skip_origin,
+    } = command
+    {
+        return match run_endgame(counters as usize, skip_origin) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("ludus: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let game = match &command {
         Command::Perft { setup, .. }
         | Command::Replay { setup, .. }
         | Command::Search { setup, .. } => setup.game,
         // The bench covers all three games; any game type can run it.
-        Command::Bench { .. } => GameName::Senamukha,
+        Command::Bench { .. } | Command::Endgame { .. } => GameName::Senamukha,
     };
     let result = match game {
         GameName::Senamukha => run::<senamukha::Position>(command),
@@ -143,6 +166,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
                 ..Limits::default()
             };
             let mut engine = G::engine(hash.clamp(1, 65_536));
+            G::wait_until_ready(&mut engine, &position);
             let result = G::think(&mut engine, &mut position, &limits, &mut |info| {
                 println!("{info}")
             });
@@ -154,6 +178,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Bench { depth } => ludus::bench::run(depth, &mut std::io::stdout()),
+        Command::Endgame { .. } => Ok(()),
         Command::Perft {
             setup: Setup { fen, rules, .. },
             moves,
@@ -165,6 +190,31 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             file,
         } => run_replay::<G>(fen.as_deref(), &rules, &file),
     }
+}
+
+fn run_endgame(counters: usize, skip_origin: bool) -> Result<(), String> {
+    let start = Instant::now();
+    let table = mangala::endgame::Table::build(counters, skip_origin, 2)?;
+    let elapsed = start.elapsed();
+    let stats = table.statistics();
+    println!("counters  positions      exact   exact%  sweeps  seconds   MiB");
+    // Odd counts never occur in play and are not built (mangala.md).
+    for n in (2..stats.positions.len()).step_by(2) {
+        let (positions, exact) = (stats.positions[n], stats.exact[n]);
+        println!(
+            "{n:>8} {positions:>10} {exact:>10} {:>7.2}% {:>7} {:>8.2} {:>5}",
+            100.0 * exact as f64 / positions.max(1) as f64,
+            stats.sweeps[n],
+            stats.seconds[n],
+            table.memory_bytes_up_to(n) >> 20
+        );
+    }
+    println!(
+        "built in {:.2} s, {} MiB",
+        elapsed.as_secs_f64(),
+        table.memory_bytes_up_to(counters) >> 20
+    );
+    Ok(())
 }
 
 fn set_up<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> Result<G, String> {

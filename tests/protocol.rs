@@ -271,6 +271,23 @@ fn options_and_rules() {
     );
     d.ask_one("game mangala");
     assert_eq!(d.ask_one("setoption name skip-origin value on"), "=");
+    assert!(
+        d.ask("list_options")
+            .iter()
+            .any(|l| l == "option name Endgame Counters type spin default 14 min 0 max 22")
+    );
+    assert_eq!(d.ask_one("setoption name endgame counters value 0"), "=");
+    assert_eq!(
+        d.ask_one("setoption name Endgame Counters value 30"),
+        "? Endgame Counters takes 0 to 22, not \"30\""
+    );
+    // Kept through a new game, which makes the engine anew.
+    assert_eq!(d.ask_one("newgame"), "=");
+    d.ask_one("game senamukha");
+    assert_eq!(
+        d.ask_one("setoption name Endgame Counters value 4"),
+        "? unknown rule option \"Endgame Counters\" (senamukha has n-move-rule)"
+    );
     d.close();
 }
 

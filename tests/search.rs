@@ -127,9 +127,76 @@ fn mangala_takes_the_longest_capture_chain() {
 
 #[test]
 fn mangala_endgames_are_searched_to_the_end() {
-    let (_, mv, scores) = best::<mangala::Position>("0,0,0,0,2,1/1,3,0,0,0,0 S 33 32", &depth(30));
+    // Without the tables (7 counters: an odd count, which they never cover anyway).
+    let mut position = mangala::Position::from_fen("0,0,0,0,2,1/1,3,0,0,0,0 S 33 32").unwrap();
+    let mut engine = mangala::Position::engine(16);
+    mangala::Position::set_engine_option(&mut engine, "Endgame Counters", 0).unwrap();
+    let result = mangala::Position::think(&mut engine, &mut position, &depth(30), &mut |_| {});
+    let scores = result.info.scores;
     assert!(matches!(scores[0], Score::Mate(n) if n > 0), "{scores:?}");
-    assert_eq!(mv, mangala::Move(4));
+    assert_eq!(result.best_move, Some(mangala::Move(4)));
+}
+
+/// The mover's final margin (totals, mover's view) that the table proves for `position`.
+fn proven_margin(table: &mangala::endgame::Table, position: &mangala::Position) -> i32 {
+    let us = position.to_move();
+    let bounds = table.probe(position.pits(), us).expect("covered");
+    let value = bounds.exact().expect("exact");
+    position.captured(us) as i32 - position.captured(1 - us) as i32 + value
+}
+
+#[test]
+fn mangala_endgames_are_played_from_the_table_keeping_their_value() {
+    let table = mangala::endgame::Table::build(10, false, 2).unwrap();
+    let mut engine = mangala::Position::engine(16);
+    mangala::Position::set_engine_option(&mut engine, "Endgame Counters", 10).unwrap();
+    let mut seed = 99u64;
+    let mut played = 0;
+    while played < 40 {
+        // Ten counters spread at random, the captures split at random.
+        let mut pits = [0u8; 12];
+        for _ in 0..10 {
+            let (s, draw) = ludus::game::splitmix64(seed);
+            seed = s;
+            pits[(draw % 12) as usize] += 1;
+        }
+        let (s, draw) = ludus::game::splitmix64(seed);
+        seed = s;
+        let south = (draw % 63) as u8;
+        let row = |r: &[u8]| r.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+        let side = if draw % 2 == 0 { "S" } else { "N" };
+        let fen = format!(
+            "{}/{} {side} {south} {}",
+            row(&pits[..6]),
+            row(&pits[6..]),
+            62 - south
+        );
+        let Ok(mut position) = mangala::Position::from_fen(&fen) else {
+            continue; // the mover's row is empty
+        };
+        if !position.can_move(position.to_move()) {
+            continue;
+        }
+        mangala::Position::wait_until_ready(&mut engine, &position);
+        let result = mangala::Position::think(&mut engine, &mut position, &depth(1), &mut |_| {});
+        let margin = proven_margin(&table, &position);
+        // Reported as a proven result, above every evaluation.
+        let expected = match margin.signum() {
+            1 => Score::Centi(ludus::search::PROVEN_WIN + margin),
+            -1 => Score::Centi(-ludus::search::PROVEN_WIN + margin),
+            _ => Score::Centi(0),
+        };
+        assert_eq!(result.info.scores, vec![expected], "{fen}");
+        let mover = position.to_move();
+        position.play(result.best_move.unwrap());
+        let after = match position.outcome() {
+            Some(o) => o.scores[mover] - o.scores[1 - mover],
+            None if position.to_move() == mover => proven_margin(&table, &position),
+            None => -proven_margin(&table, &position),
+        };
+        assert_eq!(after, margin, "{fen}: the move gives the value away");
+        played += 1;
+    }
 }
 
 #[test]

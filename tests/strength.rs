@@ -30,6 +30,10 @@ fn play<G: Searchable>(
     max_plies: usize,
 ) -> Option<Outcome> {
     let mut engines: Vec<G::Engine> = seats.iter().map(|_| G::engine(8)).collect();
+    // Reproducible games: the endgame tables (Mangala II) are there from the start.
+    for engine in engines.iter_mut() {
+        G::wait_until_ready(engine, &position);
+    }
     for _ in 0..max_plies {
         if let Some(outcome) = position.outcome() {
             return Some(outcome);

@@ -5,20 +5,13 @@
 //! thread of its own that owns the game until it has written its `bestmove`. All
 //! output goes through one writer that flushes every message.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::io::{Read, Write};
 use std::time::Duration;
 
 use super::request::{self, Request};
-use super::table::{Table, TableOf};
-use crate::games::{mangala, mentula, senamukha};
+use super::table::Table;
+use super::worker::{Input, MAX_LINE, Worker, Writer, new_table, spawn_reader};
 use crate::search::{Clock, Limits};
-
-/// The longest request line accepted, in bytes.
-pub const MAX_LINE: usize = 1 << 20;
 /// Transposition table size at start, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
 const MAX_HASH_MIB: usize = 16_384;
@@ -56,98 +49,8 @@ pub const COMMANDS: &[&str] = &[
     "quit",
 ];
 
-/// Everything written goes through here, one whole message at a time, flushed.
-#[derive(Clone)]
-struct Writer(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Writer {
-    fn send(&self, text: &str) {
-        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        // A closed output cannot be answered; the input's end will stop us.
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
-    }
-}
-
-enum Input {
-    Line(Vec<u8>),
-    TooLong(usize),
-    End,
-}
-
-/// Reads lines of at most `MAX_LINE` bytes; longer ones are skipped, not stored.
-fn read_lines(input: impl Read, lines: mpsc::Sender<Input>) {
-    let mut reader = BufReader::new(input);
-    let mut line = Vec::new();
-    let mut length = 0usize;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok([]) | Err(_) => break,
-            Ok(chunk) => chunk,
-        };
-        let (part, ends) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], Some(i + 1)),
-            None => (chunk, None),
-        };
-        length += part.len();
-        if length <= MAX_LINE {
-            line.extend_from_slice(part);
-        }
-        let used = ends.unwrap_or(chunk.len());
-        reader.consume(used);
-        if ends.is_some() {
-            // A CR before the line feed is not part of the request.
-            if line.last() == Some(&b'\r') && length <= MAX_LINE + 1 {
-                line.pop();
-                length -= 1;
-            }
-            let message = if length > MAX_LINE {
-                Input::TooLong(length)
-            } else {
-                Input::Line(std::mem::take(&mut line))
-            };
-            line.clear();
-            length = 0;
-            if lines.send(message).is_err() {
-                return;
-            }
-        }
-    }
-    if length > 0 {
-        let message = if length > MAX_LINE {
-            Input::TooLong(length)
-        } else {
-            Input::Line(line)
-        };
-        let _ = lines.send(message);
-    }
-    let _ = lines.send(Input::End);
-}
-
-fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
-    Some(match game {
-        "senamukha" => Box::new(TableOf::<senamukha::Position>::new(hash_mib)),
-        "mentula" => Box::new(TableOf::<mentula::Position>::new(hash_mib)),
-        "mangala" => Box::new(TableOf::<mangala::Position>::new(hash_mib)),
-        _ => return None,
-    })
-}
-
-/// Work that runs on its own thread while the command loop keeps answering: a search
-/// (`go`, `genmove`) or a perft count (`perft`, `divide`).
-struct Work {
-    stop: Arc<AtomicBool>,
-    /// Set by the work thread just before it writes its result: from then on the work
-    /// counts as over, and the next command waits the instant it takes to end.
-    reported: Arc<AtomicBool>,
-    /// Searches end on `stop`; a perft count does not (the end of input or `quit` then
-    /// ends the process without waiting for it).
-    stoppable: bool,
-    handle: JoinHandle<Box<dyn Table>>,
-}
-
 /// What the work thread does.
-enum Job {
+enum Task {
     Go(Limits),
     Genmove(Option<u64>, Limits),
     Perft(Option<u64>, u32),
@@ -157,9 +60,7 @@ enum Job {
 /// The command loop's state.
 struct Daemon {
     out: Writer,
-    /// The game; `None` while a work thread holds it.
-    table: Option<Box<dyn Table>>,
-    work: Option<Work>,
+    worker: Worker,
     hash_mib: usize,
     move_overhead: Duration,
 }
@@ -192,52 +93,20 @@ impl Daemon {
         }
     }
 
-    /// Takes the game back from finished work (`wait`: from work about to finish).
-    fn collect_work(&mut self, wait: bool) {
-        let finished = self
-            .work
-            .as_ref()
-            .is_some_and(|w| wait || w.handle.is_finished() || w.reported.load(Ordering::Acquire));
-        if finished && let Some(work) = self.work.take() {
-            match work.handle.join() {
-                Ok(table) => self.table = Some(table),
-                Err(_) => {
-                    log::error!("the work thread failed; starting a new game");
-                    self.table = new_table("senamukha", self.hash_mib);
-                }
-            }
-        }
-    }
-
-    /// Ends running work: a search is stopped and waited for (it writes its result); a
-    /// perft count cannot be stopped, so `true` says the process should end without it.
-    fn end_work(&mut self) -> bool {
-        match &self.work {
-            None => false,
-            Some(work) if work.stoppable => {
-                work.stop.store(true, Ordering::Relaxed);
-                self.collect_work(true);
-                false
-            }
-            Some(_) => true,
-        }
-    }
-
     fn handle(&mut self, request: Request) -> Flow {
-        self.collect_work(false);
         let id = request.id;
-        if let Some(work) = &self.work {
+        if self.worker.busy() {
             match request.command.as_str() {
                 "stop" => {
-                    if work.stoppable {
-                        self.end_work();
+                    if self.worker.searching() {
+                        self.worker.stop();
                     }
                     self.reply(id, Ok(String::new()));
                 }
                 "isready" => self.out.send("readyok\n"),
                 "ping" => self.reply(id, Ok(pong(&request.args))),
                 "quit" => {
-                    self.end_work();
+                    self.worker.stop();
                     self.reply(id, Ok(String::new()));
                     return Flow::Quit;
                 }
@@ -260,23 +129,23 @@ impl Daemon {
                 return Flow::Quit;
             }
             "go" => match self.limits(args) {
-                Ok(limits) => self.start(id, Job::Go(limits)),
+                Ok(limits) => self.start(id, Task::Go(limits)),
                 Err(e) => self.reply(id, Err(e)),
             },
             "genmove" => match self.limits(args) {
                 Ok(_) if self.table().is_over() => {
                     self.reply(id, Err("the game is over".to_string()))
                 }
-                Ok(limits) => self.start(id, Job::Genmove(id, limits)),
+                Ok(limits) => self.start(id, Task::Genmove(id, limits)),
                 Err(e) => self.reply(id, Err(e)),
             },
             "perft" => match depth(args.first()) {
-                Ok(d) => self.start(id, Job::Perft(id, d)),
+                Ok(d) => self.start(id, Task::Perft(id, d)),
                 Err(e) => self.reply(id, Err(e)),
             },
             "divide" => match depth(args.first()) {
                 Ok(0) => self.reply(id, Err("divide needs a depth of at least 1".to_string())),
-                Ok(d) => self.start(id, Job::Divide(id, d)),
+                Ok(d) => self.start(id, Task::Divide(id, d)),
                 Err(e) => self.reply(id, Err(e)),
             },
             _ => {
@@ -288,9 +157,7 @@ impl Daemon {
     }
 
     fn table(&mut self) -> &mut dyn Table {
-        self.table
-            .as_deref_mut()
-            .expect("the game is here when no search runs")
+        self.worker.table()
     }
 
     fn command(&mut self, request: &Request) -> Result<String, String> {
@@ -320,7 +187,7 @@ impl Daemon {
                     new_table(&name.to_ascii_lowercase(), self.hash_mib).ok_or_else(|| {
                         format!("unknown game {name:?} (senamukha, mentula or mangala)")
                     })?;
-                self.table = Some(table);
+                self.worker.set_table(table);
                 Ok(String::new())
             }
             "newgame" => {
@@ -389,6 +256,12 @@ impl Daemon {
                 "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
             ),
         ];
+        for option in self.table().engine_options() {
+            lines.push(format!(
+                "option name {} type spin default {} min {} max {}",
+                option.name, option.default, option.min, option.max
+            ));
+        }
         for option in self.table().rule_options() {
             lines.push(format!(
                 "option name {} type string default {}",
@@ -431,6 +304,14 @@ impl Daemon {
                     .filter(|m| *m <= 5000)
                     .ok_or_else(|| format!("Move Overhead takes 0 to 5000 (ms), not {value:?}"))?;
                 self.move_overhead = Duration::from_millis(ms);
+            }
+            _ if self
+                .table()
+                .engine_options()
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(&name)) =>
+            {
+                self.table().set_engine_option(&name, &value)?
             }
             _ => self.table().set_rule(&name, &value)?,
         }
@@ -515,69 +396,48 @@ impl Daemon {
 
     /// Hands the game to a work thread. A search first takes its memory here, so that it
     /// can be stopped at once; `go` is acknowledged before the search starts.
-    fn start(&mut self, id: Option<u64>, job: Job) {
-        let stoppable = matches!(job, Job::Go(_) | Job::Genmove(..));
-        if stoppable && let Err(e) = self.table().prepare_search() {
+    fn start(&mut self, id: Option<u64>, task: Task) {
+        let stoppable = matches!(task, Task::Go(_) | Task::Genmove(..));
+        if stoppable && let Err(e) = self.worker.prepare_search() {
             self.reply(id, Err(e));
             return;
         }
-        let mut table = self.table.take().expect("no work runs");
-        let stop = Arc::new(AtomicBool::new(false));
-        if matches!(job, Job::Go(_)) {
+        if matches!(task, Task::Go(_)) {
             self.reply(id, Ok(String::new()));
         }
         let out = self.out.clone();
-        let reported = Arc::new(AtomicBool::new(false));
-        let done = reported.clone();
-        let flag = stop.clone();
-        let handle = std::thread::spawn(move || {
-            let report = |text: String| {
-                done.store(true, Ordering::Release);
-                out.send(&text);
-            };
-            let search = |table: &mut Box<dyn Table>, mut limits: Limits| {
-                limits.stop = Some(flag.clone());
-                let info_out = out.clone();
-                // A failing search still owes its one answer.
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    table.search(&limits, &mut |info| info_out.send(&format!("{info}\n")))
-                }))
-                .unwrap_or_else(|_| {
-                    log::error!("the search failed");
-                    None
-                })
-            };
-            match job {
-                Job::Go(limits) => {
-                    let best = search(&mut table, limits);
-                    report(format!("bestmove {}\n", best.as_deref().unwrap_or("none")));
+        self.worker.spawn(stoppable, move |job| {
+            let info_out = out.clone();
+            let mut info = move |info: &crate::search::Info| info_out.line(&info.to_string());
+            match task {
+                Task::Go(limits) => {
+                    let best = job.search(limits, &mut info);
+                    job.finish();
+                    out.line(&format!("bestmove {}", best.as_deref().unwrap_or("none")));
                 }
-                Job::Genmove(id, limits) => {
-                    let result = search(&mut table, limits)
+                Task::Genmove(id, limits) => {
+                    let result = job
+                        .search(limits, &mut info)
                         .ok_or_else(|| "the game is over".to_string())
-                        .and_then(|best| table.play(&best));
-                    report(frame(id, result.is_ok(), &result.unwrap_or_else(|e| e)));
+                        .and_then(|best| job.table.play(&best));
+                    job.finish();
+                    out.send(&frame(id, result.is_ok(), &result.unwrap_or_else(|e| e)));
                 }
-                Job::Perft(id, depth) => {
-                    let nodes = table.perft(depth);
-                    report(frame(id, true, &nodes.to_string()));
+                Task::Perft(id, depth) => {
+                    let nodes = job.table.perft(depth);
+                    job.finish();
+                    out.send(&frame(id, true, &nodes.to_string()));
                 }
-                Job::Divide(id, depth) => {
-                    let lines = table.divide(depth);
+                Task::Divide(id, depth) => {
+                    let lines = job.table.divide(depth);
                     let total: u64 = lines.iter().map(|(_, n)| n).sum();
                     let mut text: Vec<String> =
                         lines.iter().map(|(m, n)| format!("{m}: {n}")).collect();
                     text.push(format!("Nodes searched: {total}"));
-                    report(frame(id, true, &text.join("\n")));
+                    job.finish();
+                    out.send(&frame(id, true, &text.join("\n")));
                 }
             }
-            table
-        });
-        self.work = Some(Work {
-            stop,
-            reported,
-            stoppable,
-            handle,
         });
     }
 }
@@ -591,13 +451,11 @@ fn pong(args: &[String]) -> String {
 
 /// Serves requests from `input` until `quit` or its end; returns when done.
 pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'static) {
-    let out = Writer(Arc::new(Mutex::new(Box::new(output))));
-    let (sender, lines) = mpsc::channel();
-    std::thread::spawn(move || read_lines(input, sender));
+    let out = Writer::new(output);
+    let lines = spawn_reader(input);
     let mut daemon = Daemon {
         out,
-        table: new_table("senamukha", DEFAULT_HASH_MIB),
-        work: None,
+        worker: Worker::new(new_table("senamukha", DEFAULT_HASH_MIB).expect("a game")),
         hash_mib: DEFAULT_HASH_MIB,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
     };
@@ -623,7 +481,7 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
                     continue;
                 };
                 if let Flow::Quit = daemon.handle(request) {
-                    if daemon.work.is_some() {
+                    if daemon.worker.busy() {
                         // A perft count still running: not waited for.
                         std::process::exit(0);
                     }
@@ -634,7 +492,7 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
     }
     // End of input: a running search is stopped and gives its move; a perft count is
     // not waited for.
-    if daemon.end_work() {
+    if daemon.worker.stop() {
         std::process::exit(0);
     }
 }

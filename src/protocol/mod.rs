@@ -4,8 +4,11 @@
 //!
 //! - `request`: reading a request line (nom);
 //! - `table`: one game's state behind an object-safe interface, for all three games;
-//! - `daemon`: the threads: stdin reader, the command loop, the search, the writer.
+//! - `worker`: what every dialect shares: the reader thread, the writer, the game and
+//!   the work thread;
+//! - `daemon`: the native protocol's command loop.
 
 pub mod daemon;
 pub mod request;
 pub mod table;
+pub mod worker;

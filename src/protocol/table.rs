@@ -3,7 +3,7 @@
 
 use crate::game::RuleOption;
 use crate::record;
-use crate::search::{Info, Limits, Searchable};
+use crate::search::{EngineOption, Info, Limits, Searchable};
 
 /// What the command loop does with the current game.
 pub trait Table: Send {
@@ -32,6 +32,10 @@ pub trait Table: Send {
     fn load_record(&mut self, text: &str) -> Result<(), String>;
     fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String>;
     fn set_hash(&mut self, mib: usize);
+    /// The game's own engine options.
+    fn engine_options(&self) -> &'static [EngineOption];
+    /// Sets an engine option; the error names what was wrong.
+    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), String>;
     /// Takes the memory the next search needs (the hash table), before it starts.
     fn prepare_search(&mut self) -> Result<(), String>;
     /// Searches the current position, reporting each iteration; returns the best move in
@@ -49,6 +53,8 @@ pub struct TableOf<G: Searchable> {
     rules: Vec<(String, String)>,
     engine: G::Engine,
     hash_mib: usize,
+    /// Engine options set, applied again whenever the engine is made anew.
+    engine_settings: Vec<(&'static str, u32)>,
 }
 
 impl<G: Searchable> TableOf<G> {
@@ -60,6 +66,16 @@ impl<G: Searchable> TableOf<G> {
             rules: Vec::new(),
             engine: G::engine(hash_mib),
             hash_mib,
+            engine_settings: Vec::new(),
+        }
+    }
+
+    /// A new engine with the hash size and engine options set.
+    fn new_engine(&mut self) {
+        self.engine = G::engine(self.hash_mib);
+        for &(name, value) in &self.engine_settings {
+            // Accepted once, so accepted again.
+            let _ = G::set_engine_option(&mut self.engine, name, value);
         }
     }
 
@@ -108,7 +124,7 @@ where
         self.start = start.clone();
         self.position = start;
         self.moves.clear();
-        self.engine = G::engine(self.hash_mib);
+        self.new_engine();
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
@@ -231,7 +247,32 @@ where
 
     fn set_hash(&mut self, mib: usize) {
         self.hash_mib = mib;
-        self.engine = G::engine(mib);
+        self.new_engine();
+    }
+
+    fn engine_options(&self) -> &'static [EngineOption] {
+        G::ENGINE_OPTIONS
+    }
+
+    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let option = G::ENGINE_OPTIONS
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("{} has no engine option {name:?}", G::NAME))?;
+        let number = value
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (option.min..=option.max).contains(v))
+            .ok_or_else(|| {
+                format!(
+                    "{} takes {} to {}, not {value:?}",
+                    option.name, option.min, option.max
+                )
+            })?;
+        G::set_engine_option(&mut self.engine, option.name, number)?;
+        self.engine_settings.retain(|(n, _)| *n != option.name);
+        self.engine_settings.push((option.name, number));
+        Ok(())
     }
 
     fn prepare_search(&mut self) -> Result<(), String> {

@@ -18,6 +18,10 @@ pub type Value = i32;
 pub const MATE: Value = 30_000;
 /// Scores at least this far from 0 are forced wins or losses.
 pub const MATE_BOUND: Value = MATE - 1_000;
+/// Wins proven by an endgame table score `PROVEN_WIN + margin` (losses the negative):
+/// above every evaluation, below every forced win found by the search itself, whose
+/// distance is known.
+pub const PROVEN_WIN: Value = 20_000;
 /// Beyond every score.
 pub const INFINITY: Value = 32_000;
 
@@ -109,13 +113,37 @@ pub struct SearchResult<M> {
     pub info: Info,
 }
 
+/// A numeric option of one game's engine (beside Hash and Move Overhead, which all
+/// engines have).
+#[derive(Clone, Copy, Debug)]
+pub struct EngineOption {
+    pub name: &'static str,
+    pub default: u32,
+    pub min: u32,
+    pub max: u32,
+}
+
 /// A game the engine can search, whatever search serves it: alpha-beta for the
 /// two-player games, a multi-player search for Mentula.
 pub trait Searchable: crate::game::Game {
     /// The search with its tables, kept from one search to the next.
     type Engine;
+    /// The game's own engine options.
+    const ENGINE_OPTIONS: &'static [EngineOption] = &[];
     /// A new engine with a transposition table of `hash_mib` MiB where it uses one.
     fn engine(hash_mib: usize) -> Self::Engine;
+    /// Sets one of [`Searchable::ENGINE_OPTIONS`] (the name matched without case,
+    /// the value within its range).
+    fn set_engine_option(
+        _engine: &mut Self::Engine,
+        name: &str,
+        _value: u32,
+    ) -> Result<(), String> {
+        Err(format!("{} has no engine option {name:?}", Self::NAME))
+    }
+    /// Waits until what the engine builds in the background for `position` (an
+    /// endgame table) is ready, so that the next search is reproducible.
+    fn wait_until_ready(_engine: &mut Self::Engine, _position: &Self) {}
     /// Takes the memory the next search needs, before it starts.
     fn prepare(_engine: &mut Self::Engine) -> Result<(), String> {
         Ok(())
@@ -152,7 +180,6 @@ macro_rules! two_player_searchable {
 }
 
 two_player_searchable!(crate::games::senamukha::Position);
-two_player_searchable!(crate::games::mangala::Position);
 
 impl Searchable for crate::games::mentula::Position {
     type Engine = multi_player::Searcher;

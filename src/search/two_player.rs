@@ -43,6 +43,11 @@ pub trait TwoPlayerGame: Game {
     }
     fn play_null(&mut self) {}
     fn undo_null(&mut self) {}
+    /// Proven bounds on the value of this position for the side to move, from an
+    /// endgame table (Mangala II); equal bounds are the exact value.
+    fn proven_bounds(&self) -> Option<(Value, Value)> {
+        None
+    }
     /// The move packed into a non-zero number (for the table and killers).
     fn pack(mv: Self::Move) -> u32;
     /// An index below [`HISTORY_SIZE`] for the history heuristic.
@@ -295,6 +300,9 @@ impl<M: Copy> Searcher<M> {
             if mate_alpha >= mate_beta {
                 return mate_alpha;
             }
+            if let Some(value) = proven_cutoff(position, alpha, beta) {
+                return value;
+            }
         }
         if ply_index >= MAX_PLY - 1 {
             return position.evaluate();
@@ -490,6 +498,9 @@ impl<M: Copy> Searcher<M> {
         if let Some(value) = position.rule_end(ply) {
             return value;
         }
+        if let Some(value) = proven_cutoff(position, alpha, beta) {
+            return value;
+        }
         let in_check = position.in_check() && depth < QUIESCENCE_EVASION_PLIES;
         if ply as usize >= MAX_PLY - 1 || depth >= QUIESCENCE_PLIES {
             return position.evaluate();
@@ -562,6 +573,18 @@ impl<M: Copy> Searcher<M> {
 }
 
 /// Mate scores are stored relative to the node, so they stay true wherever it recurs.
+/// The value of a node whose proven bounds settle it within `alpha..beta`.
+fn proven_cutoff<G: TwoPlayerGame>(position: &G, alpha: Value, beta: Value) -> Option<Value> {
+    let (lower, upper) = position.proven_bounds()?;
+    if lower == upper || lower >= beta {
+        Some(lower)
+    } else if upper <= alpha {
+        Some(upper)
+    } else {
+        None
+    }
+}
+
 fn to_tt(value: Value, ply: u32) -> Value {
     if value >= MATE_BOUND {
         value + ply as i32

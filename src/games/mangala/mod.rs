@@ -1,8 +1,13 @@
 //! Mangala II, an Ottoman 2x6 mancala (RULES.md, section Mangala II).
 //!
 //! - `position`: pits, sowing, captures, passes and the end of the game;
+//! - `endgame`: tables of proven bounds for positions with few counters;
+//! - `engine`: the search with the tables;
+//! - `eval`: the evaluation and what alpha-beta needs;
 //! - `text`: the position string and the move notations.
 
+pub mod endgame;
+pub mod engine;
 pub mod eval;
 pub mod position;
 #[cfg(test)]

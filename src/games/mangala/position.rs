@@ -219,14 +219,15 @@ impl Position {
         Some(mv)
     }
 
-    /// A hash of pits and player to move (what repetition compares).
+    /// A hash of pits, player to move and captures: everything a position's value
+    /// depends on (the search's table keys on it).
     pub fn hash(&self) -> u64 {
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         for &b in self
             .state
             .pits
             .iter()
-            .chain(std::iter::once(&self.state.to_move))
+            .chain([self.state.to_move, self.state.captured[0]].iter())
         {
             h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
         }

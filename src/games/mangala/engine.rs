@@ -1,0 +1,173 @@
+//! The Mangala II engine: alpha-beta with the endgame tables.
+//!
+//! The tables are shared by the process and built in the background the first time an
+//! engine asks for them (option `Endgame Counters`, the most counters on the board they
+//! cover). Until they are ready the search runs without them. With the tables, a root
+//! position they cover is played from them at once (perfect play, see `endgame`), and
+//! inside the search every covered position is a leaf with its proven value.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use super::endgame::{self, Table};
+use super::position::{Move, PITS, Position};
+use crate::game::Game;
+use crate::search::limits::Budget;
+use crate::search::two_player::Searcher;
+use crate::search::{
+    EngineOption, Info, Limits, PROVEN_WIN, Score, SearchResult, Searchable, Value,
+};
+
+/// Covered positions are not trusted this close to the ply limit, which the tables
+/// do not know.
+const PLY_LIMIT_MARGIN: u32 = 200;
+/// The most plies of a principal variation read from the tables.
+const TABLE_LINE_PLIES: usize = 64;
+
+pub const ENDGAME_COUNTERS: EngineOption = EngineOption {
+    name: "Endgame Counters",
+    default: 14,
+    min: 0,
+    max: 22,
+};
+
+pub struct Engine {
+    searcher: Searcher<Move>,
+    endgame_counters: usize,
+}
+
+thread_local! {
+    /// The table the search on this thread probes.
+    static TABLE: RefCell<Option<Arc<Table>>> = const { RefCell::new(None) };
+}
+
+/// The table usable for `position`, if it is built.
+fn usable_table(engine: &Engine, position: &Position, wait: bool) -> Option<Arc<Table>> {
+    endgame::shared(engine.endgame_counters, position.rules().skip_origin, wait)
+}
+
+/// The value of a proven net gain `margin` (final totals, mover's view): wins above
+/// every evaluation, larger margins better.
+fn proven_value(margin: i32) -> Value {
+    match margin.signum() {
+        1 => PROVEN_WIN + margin,
+        -1 => -PROVEN_WIN + margin,
+        _ => 0,
+    }
+}
+
+/// Bounds on the value of `position` from the table in use on this thread.
+pub(super) fn proven_bounds(position: &Position) -> Option<(Value, Value)> {
+    if let Some(limit) = position.rules().ply_limit
+        && position.state().plies + PLY_LIMIT_MARGIN >= limit
+    {
+        return None;
+    }
+    TABLE.with_borrow(|table| {
+        let table = table.as_ref()?;
+        let bounds = table.probe(position.pits(), position.to_move())?;
+        let us = position.to_move();
+        let so_far = position.captured(us) as i32 - position.captured(1 - us) as i32;
+        Some((
+            proven_value(so_far + bounds.lower),
+            proven_value(so_far + bounds.upper),
+        ))
+    })
+}
+
+/// The table's move for the root with its line and value, if the table settles the
+/// position exactly and playing the move cannot repeat a position a third time.
+fn table_move(table: &Table, position: &Position) -> Option<(Move, Vec<Move>, Value)> {
+    if table.skip_origin() != position.rules().skip_origin {
+        return None;
+    }
+    let (mv, bounds) = table.best_move(position.pits(), position.to_move())?;
+    bounds.exact()?;
+    let value = proven_bounds(position)?.0;
+    let mut line = position.clone();
+    line.play(mv);
+    if line.occurrences() >= 3 {
+        return None;
+    }
+    let mut moves = vec![mv];
+    while moves.len() < TABLE_LINE_PLIES && line.outcome().is_none() {
+        let pits: &[u8; PITS] = line.pits();
+        let Some((next, _)) = table.best_move(pits, line.to_move()) else {
+            break;
+        };
+        line.play(next);
+        moves.push(next);
+    }
+    Some((mv, moves, value))
+}
+
+impl Searchable for Position {
+    type Engine = Engine;
+    const ENGINE_OPTIONS: &'static [EngineOption] = &[ENDGAME_COUNTERS];
+
+    fn engine(hash_mib: usize) -> Engine {
+        Engine {
+            searcher: Searcher::new(hash_mib),
+            endgame_counters: ENDGAME_COUNTERS.default as usize,
+        }
+    }
+
+    fn prepare(engine: &mut Engine) -> Result<(), String> {
+        engine.searcher.prepare()
+    }
+
+    fn set_engine_option(engine: &mut Engine, name: &str, value: u32) -> Result<(), String> {
+        if !name.eq_ignore_ascii_case(ENDGAME_COUNTERS.name) {
+            return Err(format!("mangala has no engine option {name:?}"));
+        }
+        engine.endgame_counters = value.min(ENDGAME_COUNTERS.max) as usize;
+        Ok(())
+    }
+
+    fn wait_until_ready(engine: &mut Engine, position: &Position) {
+        usable_table(engine, position, true);
+    }
+
+    fn think(
+        engine: &mut Engine,
+        position: &mut Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult<Move> {
+        let table = usable_table(engine, position, false);
+        TABLE.set(table.clone());
+        let from_table = table.as_deref().and_then(|t| table_move(t, position));
+        let result = match from_table {
+            Some((mv, line, value)) => {
+                let budget = Budget::new(limits);
+                let canonical = Position::NOTATIONS[0].1;
+                let mut p = position.clone();
+                let pv = line
+                    .iter()
+                    .map(|&m| {
+                        let text = p.format_move(m, canonical);
+                        p.play(m);
+                        text
+                    })
+                    .collect();
+                let info = Info {
+                    depth: 1,
+                    seldepth: line.len() as u32,
+                    scores: vec![Score::from_value(value)],
+                    nodes: 1,
+                    time_ms: budget.elapsed_ms(),
+                    pv,
+                };
+                report(&info);
+                budget.wait_if_infinite();
+                SearchResult {
+                    best_move: Some(mv),
+                    info,
+                }
+            }
+            None => engine.searcher.search(position, limits, report),
+        };
+        TABLE.set(None);
+        result
+    }
+}

@@ -1,0 +1,251 @@
+//! What every dialect shares: the game, the work (a search or a perft count) that runs
+//! on a thread of its own while the command loop keeps answering, and the one writer.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use super::table::{Table, TableOf};
+use crate::games::{mangala, mentula, senamukha};
+use crate::search::{Info, Limits};
+
+/// The longest request line accepted, in bytes.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Everything written goes through here, one whole message at a time, flushed.
+#[derive(Clone)]
+pub struct Writer(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Writer {
+    pub fn new(output: impl Write + Send + 'static) -> Writer {
+        Writer(Arc::new(Mutex::new(Box::new(output))))
+    }
+
+    pub fn send(&self, text: &str) {
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed output cannot be answered; the input's end will stop us.
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+
+    /// Sends `text` as one line.
+    pub fn line(&self, text: &str) {
+        self.send(&format!("{text}\n"));
+    }
+}
+
+/// One item from the reader thread.
+pub enum Input {
+    /// A line without its line end (and without a CR before it).
+    Line(Vec<u8>),
+    /// A line longer than [`MAX_LINE`], skipped; its length.
+    TooLong(usize),
+    End,
+}
+
+/// Reads lines of at most `MAX_LINE` bytes on a thread of its own; longer ones are
+/// skipped, not stored.
+pub fn spawn_reader(input: impl Read + Send + 'static) -> mpsc::Receiver<Input> {
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || read_lines(input, sender));
+    lines
+}
+
+fn read_lines(input: impl Read, lines: mpsc::Sender<Input>) {
+    let mut reader = BufReader::new(input);
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(chunk) => chunk,
+        };
+        let (part, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        length += part.len();
+        if length <= MAX_LINE {
+            line.extend_from_slice(part);
+        }
+        let used = ends.unwrap_or(chunk.len());
+        reader.consume(used);
+        if ends.is_some() {
+            // A CR before the line feed is not part of the request.
+            if line.last() == Some(&b'\r') && length <= MAX_LINE + 1 {
+                line.pop();
+                length -= 1;
+            }
+            let message = if length > MAX_LINE {
+                Input::TooLong(length)
+            } else {
+                Input::Line(std::mem::take(&mut line))
+            };
+            line.clear();
+            length = 0;
+            if lines.send(message).is_err() {
+                return;
+            }
+        }
+    }
+    if length > 0 {
+        let message = if length > MAX_LINE {
+            Input::TooLong(length)
+        } else {
+            Input::Line(line)
+        };
+        let _ = lines.send(message);
+    }
+    let _ = lines.send(Input::End);
+}
+
+/// A new game by name (`senamukha`, `mentula`, `mangala`).
+pub fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
+    Some(match game {
+        "senamukha" => Box::new(TableOf::<senamukha::Position>::new(hash_mib)),
+        "mentula" => Box::new(TableOf::<mentula::Position>::new(hash_mib)),
+        "mangala" => Box::new(TableOf::<mangala::Position>::new(hash_mib)),
+        _ => return None,
+    })
+}
+
+/// What a job running on the work thread is given.
+pub struct Job<'a> {
+    pub table: &'a mut Box<dyn Table>,
+    /// Set by `stop`: a search polls it.
+    pub stop: &'a Arc<AtomicBool>,
+    finished: &'a AtomicBool,
+}
+
+impl Job<'_> {
+    /// Marks the work as over; called just before the job writes its result, so that a
+    /// command arriving after the result waits only the instant the thread takes to end.
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::Release);
+    }
+
+    /// Searches with `limits` (and the stop flag), sending every report to `info`;
+    /// returns the best move in the canonical notation, `None` when there is none. A
+    /// failing search is logged and gives `None`: it still owes its one answer.
+    pub fn search(&mut self, mut limits: Limits, info: &mut dyn FnMut(&Info)) -> Option<String> {
+        limits.stop = Some(self.stop.clone());
+        let table = &mut *self.table;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| table.search(&limits, info)))
+            .unwrap_or_else(|_| {
+                log::error!("the search failed");
+                None
+            })
+    }
+}
+
+struct Work {
+    stop: Arc<AtomicBool>,
+    finished: Arc<AtomicBool>,
+    /// Searches end on `stop`; a perft count does not.
+    stoppable: bool,
+    handle: JoinHandle<Box<dyn Table>>,
+}
+
+/// The game and the work that may hold it.
+pub struct Worker {
+    /// The game; `None` while a work thread holds it.
+    table: Option<Box<dyn Table>>,
+    work: Option<Work>,
+}
+
+impl Worker {
+    pub fn new(table: Box<dyn Table>) -> Worker {
+        Worker {
+            table: Some(table),
+            work: None,
+        }
+    }
+
+    /// Whether work runs (finished work is collected first).
+    pub fn busy(&mut self) -> bool {
+        self.collect(false);
+        self.work.is_some()
+    }
+
+    /// Whether the running work is a search (which `stop` ends).
+    pub fn searching(&mut self) -> bool {
+        self.busy() && self.work.as_ref().is_some_and(|w| w.stoppable)
+    }
+
+    /// The game; only when no work runs.
+    pub fn table(&mut self) -> &mut dyn Table {
+        self.collect(false);
+        self.table
+            .as_deref_mut()
+            .expect("the game is here when no work runs")
+    }
+
+    pub fn set_table(&mut self, table: Box<dyn Table>) {
+        self.stop();
+        self.table = Some(table);
+    }
+
+    /// Takes the game back from finished work (`wait`: from work about to finish).
+    fn collect(&mut self, wait: bool) {
+        let finished = self
+            .work
+            .as_ref()
+            .is_some_and(|w| wait || w.handle.is_finished() || w.finished.load(Ordering::Acquire));
+        if finished && let Some(work) = self.work.take() {
+            match work.handle.join() {
+                Ok(table) => self.table = Some(table),
+                Err(_) => {
+                    log::error!("the work thread failed; starting a new game");
+                    self.table = new_table("senamukha", 64);
+                }
+            }
+        }
+    }
+
+    /// Ends running work: a search is stopped and waited for (it writes its result); a
+    /// perft count cannot be stopped, so `true` says the process should end without it.
+    pub fn stop(&mut self) -> bool {
+        match &self.work {
+            None => false,
+            Some(work) if work.stoppable => {
+                work.stop.store(true, Ordering::Relaxed);
+                self.collect(true);
+                false
+            }
+            Some(_) => true,
+        }
+    }
+
+    /// Takes the memory a search needs, so that it can be stopped at once after it
+    /// starts; the error says when it cannot be had.
+    pub fn prepare_search(&mut self) -> Result<(), String> {
+        self.stop();
+        self.table().prepare_search()
+    }
+
+    /// Runs `job` on the work thread with the game; `stoppable`: the job is a search,
+    /// which `stop` ends (call [`Worker::prepare_search`] first).
+    pub fn spawn(&mut self, stoppable: bool, job: impl FnOnce(&mut Job) + Send + 'static) {
+        self.stop();
+        let mut table = self.table.take().expect("no work runs");
+        let stop = Arc::new(AtomicBool::new(false));
+        let finished = Arc::new(AtomicBool::new(false));
+        let (flag, done) = (stop.clone(), finished.clone());
+        let handle = std::thread::spawn(move || {
+            job(&mut Job {
+                table: &mut table,
+                stop: &flag,
+                finished: &done,
+            });
+            table
+        });
+        self.work = Some(Work {
+            stop,
+            finished,
+            stoppable,
+            handle,
+        });
+    }
+}
