@@ -1,62 +1,34 @@
 //! The daemon through pipes: every command, errors, and the robustness cases.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
 use ludus::game::Game;
 use ludus::games::senamukha;
 
+mod common;
+
 /// A running daemon: send lines, read replies and unsolicited lines.
-struct Daemon {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<String>,
+struct Daemon(common::Process);
+
+impl std::ops::Deref for Daemon {
+    type Target = common::Process;
+    fn deref(&self) -> &common::Process {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Daemon {
+    fn deref_mut(&mut self) -> &mut common::Process {
+        &mut self.0
+    }
 }
 
 impl Daemon {
     fn start() -> Daemon {
-        let mut child = Command::cargo_bin("ludus")
-            .unwrap()
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Daemon {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-        }
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    fn line(&mut self) -> String {
-        self.lines
-            .recv_timeout(Duration::from_secs(20))
-            .expect("a line from the daemon")
+        Daemon(common::Process::start())
     }
 
     /// The next reply, passing over `info` lines of a running search.
@@ -96,12 +68,8 @@ impl Daemon {
         self.ask(line).join("\n")
     }
 
-    fn close(mut self) -> Duration {
-        let started = Instant::now();
-        drop(self.stdin.take());
-        let status = self.child.wait().unwrap();
-        assert!(status.success());
-        started.elapsed()
+    fn close(self) -> Duration {
+        self.0.close()
     }
 }
 

@@ -8,14 +8,15 @@
 use std::io::{Read, Write};
 use std::time::Duration;
 
+use super::cecp;
 use super::request::{self, Request};
 use super::table::Table;
-use super::worker::{Input, MAX_LINE, Worker, Writer, new_table, spawn_reader};
+use super::uci::{self, Dialect};
+use super::worker::{
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_LINE, Worker, Writer,
+    new_table, parse_hash, parse_move_overhead, spawn_reader,
+};
 use crate::search::{Clock, Limits};
-/// Transposition table size at start, in MiB.
-pub const DEFAULT_HASH_MIB: usize = 64;
-const MAX_HASH_MIB: usize = 16_384;
-const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 
 /// The commands, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -232,16 +233,7 @@ impl Daemon {
     }
 
     fn position(&mut self, args: &[String]) -> Result<String, String> {
-        let moves_at = args.iter().position(|a| a == "moves");
-        let (setup, moves) = match moves_at {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &args[args.len()..]),
-        };
-        let fen = match setup.first().map(String::as_str) {
-            Some("startpos") if setup.len() == 1 => None,
-            Some("fen") if setup.len() > 1 => Some(setup[1..].join(" ")),
-            _ => return Err("position takes startpos or fen <position>, then moves ...".into()),
-        };
+        let (fen, moves) = request::position_setup(args)?;
         self.table()
             .set_position(fen.as_deref(), moves)
             .map(|()| String::new())
@@ -273,38 +265,17 @@ impl Daemon {
 
     fn set_option(&mut self, args: &[String]) -> Result<String, String> {
         let usage = "setoption name <name> value <value>";
-        if args.first().map(|a| a.to_ascii_lowercase()).as_deref() != Some("name") {
-            return Err(usage.into());
-        }
-        let value_at = args
-            .iter()
-            .position(|a| a.eq_ignore_ascii_case("value"))
-            .ok_or(usage)?;
-        let name = args[1..value_at].join(" ");
-        let value = args[value_at + 1..].join(" ");
-        if name.is_empty() || value.is_empty() {
+        let (name, value) = request::option_setting(args).ok_or(usage)?;
+        if value.is_empty() {
             return Err(usage.into());
         }
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                let mib = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|m| (1..=MAX_HASH_MIB).contains(m))
-                    .ok_or_else(|| {
-                        format!("Hash takes 1 to {MAX_HASH_MIB} (MiB), not {value:?}")
-                    })?;
+                let mib = parse_hash(&value)?;
                 self.hash_mib = mib;
                 self.table().set_hash(mib);
             }
-            "move overhead" => {
-                let ms = value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|m| *m <= 5000)
-                    .ok_or_else(|| format!("Move Overhead takes 0 to 5000 (ms), not {value:?}"))?;
-                self.move_overhead = Duration::from_millis(ms);
-            }
+            "move overhead" => self.move_overhead = parse_move_overhead(&value)?,
             _ if self
                 .table()
                 .engine_options()
@@ -450,16 +421,39 @@ fn pong(args: &[String]) -> String {
 }
 
 /// Serves requests from `input` until `quit` or its end; returns when done.
+///
+/// The first line that is not blank chooses the dialect: `uci`, `ugi` or `xboard`;
+/// anything else is the native protocol, the line its first request.
 pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'static) {
     let out = Writer::new(output);
     let lines = spawn_reader(input);
+    let mut first = None;
+    for message in lines.iter() {
+        if let Input::Line(bytes) = &message
+            && bytes.iter().all(u8::is_ascii_whitespace)
+        {
+            continue;
+        }
+        first = Some(message);
+        break;
+    }
+    let chosen = match &first {
+        Some(Input::Line(bytes)) => String::from_utf8_lossy(bytes).trim().to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    match chosen.as_str() {
+        "uci" => return uci::serve(Dialect::Uci, lines, out),
+        "ugi" => return uci::serve(Dialect::Ugi, lines, out),
+        "xboard" => return cecp::serve(lines, out),
+        _ => {}
+    }
     let mut daemon = Daemon {
         out,
         worker: Worker::new(new_table("senamukha", DEFAULT_HASH_MIB).expect("a game")),
         hash_mib: DEFAULT_HASH_MIB,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
     };
-    for message in lines {
+    for message in first.into_iter().chain(lines) {
         match message {
             Input::End => break,
             Input::TooLong(length) => daemon.reply(

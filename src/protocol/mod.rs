@@ -6,9 +6,13 @@
 //! - `table`: one game's state behind an object-safe interface, for all three games;
 //! - `worker`: what every dialect shares: the reader thread, the writer, the game and
 //!   the work thread;
-//! - `daemon`: the native protocol's command loop.
+//! - `daemon`: the native protocol's command loop; the first line may choose a dialect:
+//! - `uci`: UCI (Fairy-Stockfish conventions) and UGI (cutegames);
+//! - `cecp`: CECP, the XBoard/WinBoard protocol.
 
+pub mod cecp;
 pub mod daemon;
 pub mod request;
 pub mod table;
+pub mod uci;
 pub mod worker;

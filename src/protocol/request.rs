@@ -41,6 +41,45 @@ pub fn parse(line: &str) -> Option<Request> {
     })
 }
 
+/// The words of a line (runs of characters other than spaces and tabs).
+pub fn words(line: &str) -> Vec<String> {
+    let parsed: IResult<&str, Vec<&str>> = (space0, separated_list0(space1, word), space0)
+        .map(|(_, words, _)| words)
+        .parse(line);
+    parsed
+        .map(|(_, words)| words.into_iter().map(String::from).collect())
+        .unwrap_or_default()
+}
+
+/// The arguments of `setoption name <name> [value <value>]`: the name and the value
+/// (empty when there is none); both may contain spaces. `None` without `name`.
+pub fn option_setting(args: &[String]) -> Option<(String, String)> {
+    if !args.first()?.eq_ignore_ascii_case("name") {
+        return None;
+    }
+    let value_at = args
+        .iter()
+        .position(|a| a.eq_ignore_ascii_case("value"))
+        .unwrap_or(args.len());
+    let name = args[1..value_at].join(" ");
+    let value = args.get(value_at + 1..).unwrap_or_default().join(" ");
+    (!name.is_empty()).then_some((name, value))
+}
+
+/// The arguments of `position startpos|fen <position> [moves ...]`: the position
+/// (`None`: the start) and the moves.
+pub fn position_setup(args: &[String]) -> Result<(Option<String>, &[String]), String> {
+    let (setup, moves) = match args.iter().position(|a| a == "moves") {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &args[args.len()..]),
+    };
+    match setup.first().map(String::as_str) {
+        Some("startpos") if setup.len() == 1 => Ok((None, moves)),
+        Some("fen") if setup.len() > 1 => Ok((Some(setup[1..].join(" ")), moves)),
+        _ => Err("position takes startpos or fen <position>, then moves ...".into()),
+    }
+}
+
 /// The id of a line that holds an id and nothing else (`5 `), which deserves an error
 /// naming the id rather than silence.
 pub fn lone_id(line: &str) -> Option<u64> {
@@ -70,5 +109,7 @@ mod tests {
         assert_eq!(parse(" \t ").map(|r| r.command), None);
         // A number alone is a command, not an id.
         assert_eq!(parse("42").unwrap().command, "42");
+        assert_eq!(words(" go\twtime  5 "), vec!["go", "wtime", "5"]);
+        assert!(words("  ").is_empty());
     }
 }

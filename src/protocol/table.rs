@@ -1,7 +1,7 @@
 //! One game's state for the protocol, behind an object-safe interface so the command
 //! loop can hold any of the three games and hand it to a search thread.
 
-use crate::game::RuleOption;
+use crate::game::{Outcome, RuleOption};
 use crate::record;
 use crate::search::{EngineOption, Info, Limits, Searchable};
 
@@ -43,6 +43,14 @@ pub trait Table: Send {
     fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String>;
     /// Whether the game is over.
     fn is_over(&self) -> bool;
+    /// How the game ended, if it has.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The index of the player to move (0 first).
+    fn mover(&self) -> usize;
+    /// The start position's text (the game's usual start, rule options aside).
+    fn start_fen(&self) -> String;
+    /// Whether `text` is a position of this game.
+    fn reads_position(&self, text: &str) -> bool;
 }
 
 /// A game with its start, its moves, the rule options set and a search engine.
@@ -292,5 +300,21 @@ where
 
     fn is_over(&self) -> bool {
         self.position.outcome().is_some()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome()
+    }
+
+    fn mover(&self) -> usize {
+        self.position.to_move()
+    }
+
+    fn start_fen(&self) -> String {
+        G::start().fen()
+    }
+
+    fn reads_position(&self, text: &str) -> bool {
+        G::from_fen(text).is_ok()
     }
 }

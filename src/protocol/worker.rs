@@ -13,6 +13,32 @@ use crate::search::{Info, Limits};
 
 /// The longest request line accepted, in bytes.
 pub const MAX_LINE: usize = 1 << 20;
+/// Transposition table size at start, in MiB.
+pub const DEFAULT_HASH_MIB: usize = 64;
+pub const MAX_HASH_MIB: usize = 16_384;
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+
+/// Reads a `Hash` value (MiB).
+pub fn parse_hash(value: &str) -> Result<usize, String> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|m| (1..=MAX_HASH_MIB).contains(m))
+        .ok_or_else(|| format!("Hash takes 1 to {MAX_HASH_MIB} (MiB), not {value:?}"))
+}
+
+/// Reads a `Move Overhead` value (ms).
+pub fn parse_move_overhead(value: &str) -> Result<std::time::Duration, String> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|m| *m <= MAX_MOVE_OVERHEAD_MS)
+        .map(std::time::Duration::from_millis)
+        .ok_or_else(|| {
+            format!("Move Overhead takes 0 to {MAX_MOVE_OVERHEAD_MS} (ms), not {value:?}")
+        })
+}
 
 /// Everything written goes through here, one whole message at a time, flushed.
 #[derive(Clone)]
@@ -202,6 +228,11 @@ impl Worker {
                 }
             }
         }
+    }
+
+    /// Waits for running work to end by itself.
+    pub fn wait(&mut self) {
+        self.collect(true);
     }
 
     /// Ends running work: a search is stopped and waited for (it writes its result); a

@@ -1,0 +1,471 @@
+//! The CECP dialect (the XBoard/WinBoard protocol, version 2), for Sena-Mukha.
+//! See protocol-spec/dialects.md.
+//!
+//! On `variant senamukha` the engine describes the game to XBoard: `setup` gives the
+//! 11x11 board, the piece letters and the start, and `piece` lines give the Elephant's
+//! and the pawn's moves in Betza notation, so that XBoard draws the board and checks
+//! moves itself. Moves are coordinates with multi-digit ranks (`a10a11e`).
+//!
+//! The engine plays the side to move when it gets `go` and then keeps that side;
+//! `force` makes it only follow the moves. A search that `force`, `new`, `undo`,
+//! `remove`, `setboard`, `result` or `quit` interrupts is abandoned without a move;
+//! `?` makes it move at once.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+use super::request::words;
+use super::worker::{
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, Worker, Writer, new_table,
+};
+use crate::game::{EndReason, Outcome};
+use crate::search::{Clock, Info, Limits, Score};
+
+/// XBoard's piece slots filled with Sena-Mukha's men: Pawn, Knight, Rook, the Elephant
+/// in the Alfil's slot (drawn as an elephant), King.
+const PIECE_TABLE: &str = "PN.R..EKpn.r..ek";
+/// The moves XBoard cannot know, in Betza notation: the Elephant steps or leaps one or
+/// two squares in all eight directions; the pawn has no double step.
+const PIECE_MOVES: &[&str] = &["E& WFAD", "P& fmWfcF"];
+
+/// The time control set by `level` (or `st`).
+#[derive(Clone, Copy, Debug, Default)]
+struct TimeControl {
+    /// Moves per session (0: the whole game).
+    moves: u32,
+    increment: Duration,
+    /// Fixed time per move (`st`).
+    per_move: Option<Duration>,
+}
+
+/// What the work thread is doing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Thinking {
+    Idle,
+    /// On its own move: it plays the result.
+    Move,
+    /// In analysis mode: it only reports.
+    Analysis,
+}
+
+struct Session {
+    out: Writer,
+    worker: Worker,
+    force: bool,
+    /// The side the engine plays (0 White).
+    engine_side: usize,
+    analyzing: bool,
+    post: bool,
+    depth: Option<u32>,
+    control: TimeControl,
+    /// The engine's clock and the opponent's, from `time` and `otim`.
+    time_left: Duration,
+    thinking: Thinking,
+    /// Set before stopping a search whose move must not be played.
+    abandon: Arc<AtomicBool>,
+    /// Moves the engine has made since `new` (for moves to the time control).
+    engine_moves: u32,
+}
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// A score for thinking output: centipawns, mates as 100000 + moves.
+fn cecp_score(score: Score) -> i64 {
+    match score {
+        Score::Centi(v) => v as i64,
+        Score::Mate(plies) if plies > 0 => 100_000 + ((plies as i64 + 1) / 2),
+        Score::Mate(plies) => -100_000 - ((-plies as i64 + 1) / 2),
+    }
+}
+
+/// `ply score time nodes pv`, the time in centiseconds.
+fn thinking_line(info: &Info) -> String {
+    let score = info.scores.first().copied().unwrap_or(Score::Centi(0));
+    format!(
+        "{} {} {} {} {}",
+        info.depth,
+        cecp_score(score),
+        info.time_ms / 10,
+        info.nodes,
+        info.pv.join(" ")
+    )
+}
+
+/// The result line for a finished game: `1-0 {White mates}` and the like.
+fn result_line(outcome: &Outcome) -> String {
+    let (score, text) = match (outcome.winner(), outcome.reason) {
+        (Some(0), _) => ("1-0", "White mates".to_string()),
+        (Some(_), _) => ("0-1", "Black mates".to_string()),
+        (None, EndReason::Stalemate) => ("1/2-1/2", "Stalemate".into()),
+        (None, EndReason::Repetition) => ("1/2-1/2", "Draw by repetition".into()),
+        (None, EndReason::BareKings) => ("1/2-1/2", "Insufficient material: bare kings".into()),
+        (None, EndReason::MoveLimit) => ("1/2-1/2", "Draw by the n-move rule".into()),
+        (None, reason) => ("1/2-1/2", format!("Draw: {reason}")),
+    };
+    format!("{score} {{{text}}}")
+}
+
+/// Reads `level`'s base time: minutes, or minutes:seconds.
+fn parse_base(text: &str) -> Option<Duration> {
+    let seconds = match text.split_once(':') {
+        Some((m, s)) => m.parse::<u64>().ok()? * 60 + s.parse::<u64>().ok()?,
+        None => text.parse::<u64>().ok()? * 60,
+    };
+    Some(Duration::from_secs(seconds))
+}
+
+impl Session {
+    fn error(&self, command: &str, reason: &str) {
+        self.out.line(&format!("Error ({reason}): {command}"));
+    }
+
+    /// Ends any search: one on the engine's move is abandoned (no move played) unless
+    /// `play_it`; analysis just ends.
+    fn halt(&mut self, play_it: bool) {
+        if self.worker.busy() {
+            if !play_it {
+                self.abandon.store(true, Ordering::Release);
+            }
+            self.worker.stop();
+        }
+        self.thinking = Thinking::Idle;
+    }
+
+    fn features(&self) {
+        self.out.line(&format!(
+            "feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 time=1 memory=1 \
+             reuse=1 analyze=1 draw=0 myname=\"ludus {}\" variants=\"senamukha\" done=1",
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
+
+    fn describe_variant(&mut self) {
+        let start = self.worker.table().start_fen();
+        self.out
+            .line(&format!("setup ({PIECE_TABLE}) 11x11+0_fairy {start}"));
+        for piece in PIECE_MOVES {
+            self.out.line(&format!("piece {piece}"));
+        }
+    }
+
+    /// Claims the result if the game is over.
+    fn claim_result(&mut self) -> bool {
+        match self.worker.table().outcome() {
+            Some(outcome) => {
+                self.out.line(&result_line(&outcome));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The limits of a search on the engine's move.
+    fn limits(&self) -> Limits {
+        let mut limits = Limits {
+            depth: self.depth,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            ..Limits::default()
+        };
+        if let Some(per_move) = self.control.per_move {
+            limits.movetime = Some(per_move);
+        } else {
+            let moves_to_go = (self.control.moves > 0)
+                .then(|| self.control.moves - self.engine_moves % self.control.moves);
+            limits.clock = Some(Clock {
+                remaining: self.time_left,
+                increment: self.control.increment,
+                moves_to_go,
+            });
+        }
+        limits
+    }
+
+    /// Starts thinking on the engine's move, or analysing, as the mode asks.
+    fn think_if_due(&mut self) {
+        if self.worker.busy() || self.worker.table().is_over() {
+            return;
+        }
+        let analysis = self.analyzing;
+        if !analysis && (self.force || self.worker.table().mover() != self.engine_side) {
+            return;
+        }
+        let limits = if analysis {
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            }
+        } else {
+            self.limits()
+        };
+        if let Err(e) = self.worker.prepare_search() {
+            self.error("go", &e);
+            return;
+        }
+        self.abandon.store(false, Ordering::Release);
+        let abandon = self.abandon.clone();
+        let post = self.post || analysis;
+        let out = self.out.clone();
+        self.thinking = if analysis {
+            Thinking::Analysis
+        } else {
+            Thinking::Move
+        };
+        self.worker.spawn(true, move |job| {
+            let info_out = out.clone();
+            let mut info = move |info: &Info| {
+                if post {
+                    info_out.line(&thinking_line(info));
+                }
+            };
+            let best = job.search(limits, &mut info);
+            if analysis || abandon.load(Ordering::Acquire) {
+                job.finish();
+                return;
+            }
+            let Some(best) = best else {
+                job.finish();
+                return;
+            };
+            let played = job.table.play(&best);
+            job.finish();
+            match played {
+                Ok(_) => {
+                    out.line(&format!("move {best}"));
+                    if let Some(outcome) = job.table.outcome() {
+                        out.line(&result_line(&outcome));
+                    }
+                }
+                Err(e) => log::error!("the search's move {best} was refused: {e}"),
+            }
+        });
+    }
+
+    /// Collects a finished move search: counts the engine's move.
+    fn collect(&mut self) {
+        if self.thinking == Thinking::Move && !self.worker.busy() {
+            self.thinking = Thinking::Idle;
+            self.engine_moves += 1;
+        }
+    }
+
+    fn user_move(&mut self, text: &str) {
+        self.halt(false);
+        match self.worker.table().play(text) {
+            Ok(_) => {
+                if !self.claim_result() {
+                    self.think_if_due();
+                }
+            }
+            Err(e) => self.out.line(&format!("Illegal move ({e}): {text}")),
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        self.collect();
+        let words = words(line);
+        let Some((command, args)) = words.split_first() else {
+            return Flow::Continue;
+        };
+        let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
+        match command.as_str() {
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
+            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "." | "cores" | "nps"
+            | "otim" => {}
+            "protover" => self.features(),
+            "ping" => self.out.line(&format!("pong {}", arg(0))),
+            "quit" => {
+                self.halt(false);
+                return Flow::Quit;
+            }
+            "new" => {
+                self.halt(false);
+                self.worker.table().new_game();
+                self.force = false;
+                self.analyzing = false;
+                self.engine_side = 1;
+                self.depth = None;
+                self.control.per_move = None;
+                self.engine_moves = 0;
+            }
+            "variant" => {
+                if arg(0).eq_ignore_ascii_case("senamukha") {
+                    self.describe_variant();
+                } else {
+                    self.error(line, "only senamukha is played");
+                }
+            }
+            "force" => {
+                self.halt(false);
+                self.force = true;
+            }
+            "go" => {
+                self.halt(false);
+                self.force = false;
+                self.engine_side = self.worker.table().mover();
+                self.think_if_due();
+            }
+            "playother" => {
+                self.halt(false);
+                self.force = false;
+                self.engine_side = 1 - self.worker.table().mover();
+            }
+            "white" | "black" => {
+                // Protocol 1: the side to move and the engine's side.
+                self.halt(false);
+                self.engine_side = usize::from(command == "white");
+            }
+            "?" => {
+                if self.thinking == Thinking::Move {
+                    self.halt(true);
+                    self.collect_now();
+                }
+            }
+            "usermove" => self.user_move(&args.join(" ")),
+            "setboard" => {
+                self.halt(false);
+                let fen = args.join(" ");
+                match self.worker.table().set_position(Some(&fen), &[]) {
+                    Ok(()) => self.restart_analysis(),
+                    Err(e) => self.error(line, &e),
+                }
+            }
+            "undo" | "remove" => {
+                self.halt(false);
+                let n = if command == "undo" { 1 } else { 2 };
+                match self.worker.table().undo(n) {
+                    Ok(()) => self.restart_analysis(),
+                    Err(e) => self.error(line, &e),
+                }
+            }
+            "result" => {
+                self.halt(false);
+                self.force = true;
+            }
+            "level" => match (
+                arg(0).parse::<u32>().ok(),
+                parse_base(arg(1)),
+                arg(2)
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s >= 0.0),
+            ) {
+                (Some(moves), Some(_), Some(inc)) => {
+                    self.control = TimeControl {
+                        moves,
+                        increment: Duration::from_secs_f64(inc.min(1e6)),
+                        per_move: None,
+                    };
+                }
+                _ => self.error(line, "level takes moves, base minutes[:seconds], increment"),
+            },
+            "st" => match arg(0)
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0)
+            {
+                Some(seconds) => {
+                    self.control.per_move = Some(Duration::from_secs_f64(seconds.min(1e6)))
+                }
+                None => self.error(line, "st takes a number of seconds"),
+            },
+            "sd" => match arg(0).parse::<u32>().ok().filter(|d| *d >= 1) {
+                Some(d) => self.depth = Some(d.min(64)),
+                None => self.error(line, "sd takes a depth"),
+            },
+            "time" => match arg(0).parse::<u64>() {
+                Ok(cs) => self.time_left = Duration::from_millis(cs.saturating_mul(10)),
+                Err(_) => self.error(line, "time takes centiseconds"),
+            },
+            "memory" => match arg(0).parse::<usize>() {
+                Ok(mib) => self.worker.table().set_hash(mib.clamp(1, MAX_HASH_MIB)),
+                Err(_) => self.error(line, "memory takes MiB"),
+            },
+            "analyze" => {
+                self.halt(false);
+                self.analyzing = true;
+                self.think_if_due();
+            }
+            "exit" => {
+                self.halt(false);
+                self.analyzing = false;
+            }
+            _ => {
+                // A bare move (protocol 1, or usermove=1 not accepted).
+                if args.is_empty()
+                    && self
+                        .worker
+                        .table()
+                        .legal_moves(None)
+                        .is_ok_and(|moves| moves.iter().any(|m| m == command))
+                {
+                    self.user_move(command);
+                } else {
+                    self.error(
+                        &line.chars().take(40).collect::<String>(),
+                        "unknown command",
+                    );
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Waits for a search told to move now, and counts its move.
+    fn collect_now(&mut self) {
+        self.worker.wait();
+        self.engine_moves += 1;
+    }
+
+    fn restart_analysis(&mut self) {
+        if self.analyzing {
+            self.think_if_due();
+        }
+    }
+}
+
+/// Serves CECP on the lines after the first (`xboard`, already read).
+pub fn serve(lines: Receiver<Input>, out: Writer) {
+    let mut session = Session {
+        out,
+        worker: Worker::new(new_table("senamukha", DEFAULT_HASH_MIB).expect("a game")),
+        force: false,
+        engine_side: 1,
+        analyzing: false,
+        post: false,
+        depth: None,
+        control: TimeControl {
+            moves: 40,
+            increment: Duration::ZERO,
+            per_move: None,
+        },
+        time_left: Duration::from_secs(300),
+        thinking: Thinking::Idle,
+        abandon: Arc::new(AtomicBool::new(false)),
+        engine_moves: 0,
+    };
+    for message in lines {
+        match message {
+            Input::End => break,
+            Input::TooLong(length) => {
+                session.error("(a long line)", &format!("line too long: {length} bytes"))
+            }
+            Input::Line(bytes) => {
+                let Ok(text) = String::from_utf8(bytes) else {
+                    session.error("(a line)", "invalid UTF-8");
+                    continue;
+                };
+                if let Flow::Quit = session.handle(&text) {
+                    return;
+                }
+            }
+        }
+    }
+    session.halt(false);
+}

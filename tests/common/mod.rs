@@ -1,0 +1,106 @@
+//! A ludus process driven through its standard input and output, as a client would.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+
+/// The longest a test waits for one line.
+pub const LINE_TIMEOUT: Duration = Duration::from_secs(20);
+
+pub struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Process {
+    /// Starts `ludus` with no arguments (it serves its protocols).
+    pub fn start() -> Process {
+        let mut child = Command::cargo_bin("ludus")
+            .unwrap()
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Process {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+        }
+    }
+
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// The next line; fails the test after [`LINE_TIMEOUT`].
+    pub fn line(&mut self) -> String {
+        self.lines
+            .recv_timeout(LINE_TIMEOUT)
+            .expect("a line from ludus")
+    }
+
+    /// A line if one comes within `wait`.
+    pub fn line_within(&mut self, wait: Duration) -> Option<String> {
+        self.lines.recv_timeout(wait).ok()
+    }
+
+    /// The lines up to and including the first that `last` accepts.
+    pub fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Closes the input and waits for a clean exit; returns how long the exit took.
+    pub fn close(mut self) -> Duration {
+        let started = Instant::now();
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+        started.elapsed()
+    }
+
+    /// Waits for the process to exit by itself (after `quit`) within `wait`.
+    pub fn exits_within(mut self, wait: Duration) {
+        let started = Instant::now();
+        while started.elapsed() < wait {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success());
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        panic!("ludus did not exit within {wait:?}");
+    }
+}
