@@ -11,3 +11,4 @@ pub mod perft;
 pub mod protocol;
 pub mod record;
 pub mod search;
+pub mod tournament;

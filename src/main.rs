@@ -42,6 +42,63 @@ struct Setup {
     rules: Vec<String>,
 }
 
+/// `ludus match` (see protocol-spec/command-line.md).
+#[derive(Args)]
+struct MatchArgs {
+    #[arg(long, value_enum, default_value = "senamukha")]
+    game: GameName,
+    /// An engine: its command line, or settings `cmd=... name=... proto=native|uci|ugi
+    /// option.<Name>=<value>` (repeat: two engines, four for Mentula).
+    #[arg(long = "engine", value_name = "ENGINE", required = true)]
+    engines: Vec<String>,
+    /// Clock per player: [moves/]seconds[+increment], e.g. 10+0.1 or 40/60.
+    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "nodes")]
+    depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Games to play (default: one set per opening: 2 games each, 4 for Mentula).
+    #[arg(long)]
+    games: Option<usize>,
+    /// Openings: one a line, `startpos` or a position, optionally followed by `moves ...`.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: u32,
+    /// Milliseconds an engine may overrun its clock or movetime before it loses.
+    #[arg(long, default_value_t = 100)]
+    margin: u64,
+    /// With --depth or --nodes: milliseconds without an answer that count as a stall.
+    #[arg(long, default_value_t = 30_000)]
+    timeout: u64,
+    /// A game still going after this many moves is adjudicated a draw (all players
+    /// sharing the place).
+    #[arg(long, default_value_t = 1_000)]
+    max_moves: usize,
+    /// Stop when decided: "elo0=0 elo1=5 alpha=0.05 beta=0.05" (two engines).
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Append every game's record to this file.
+    #[arg(long)]
+    records: Option<std::path::PathBuf>,
+    /// Write a JSON summary here at the end.
+    #[arg(long)]
+    summary: Option<std::path::PathBuf>,
+    /// Keep the match's state here after every game; an existing one is resumed.
+    #[arg(long)]
+    state: Option<std::path::PathBuf>,
+    /// A rule option, as name=value (repeatable), for the referee and every engine.
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    rules: Vec<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Counts the leaves of the legal move tree (the last ply in bulk).
@@ -93,6 +150,8 @@ enum Command {
         #[arg(long)]
         skip_origin: bool,
     },
+    /// Plays a match between engines (two, or four for Mentula), refereed by ludus.
+    Match(Box<MatchArgs>),
     /// Replays a game record and prints its moves, final position and result.
     Replay {
         #[command(flatten)]
@@ -124,12 +183,27 @@ fn main() -> ExitCode {
             }
         };
     }
+    if let Command::Match(args) = command {
+        let game = args.game;
+        let result = match game {
+            GameName::Senamukha => run_match::<senamukha::Position>(*args),
+            GameName::Mentula => run_match::<mentula::Position>(*args),
+            GameName::Mangala => run_match::<mangala::Position>(*args),
+        };
+        return match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("ludus: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let game = match &command {
         Command::Perft { setup, .. }
         | Command::Replay { setup, .. }
         | Command::Search { setup, .. } => setup.game,
         // The bench covers all three games; any game type can run it.
-        Command::Bench { .. } | Command::Endgame { .. } => GameName::Senamukha,
+        Command::Bench { .. } | Command::Endgame { .. } | Command::Match(_) => GameName::Senamukha,
     };
     let result = match game {
         GameName::Senamukha => run::<senamukha::Position>(command),
@@ -178,7 +252,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Bench { depth } => ludus::bench::run(depth, &mut std::io::stdout()),
-        Command::Endgame { .. } => Ok(()),
+        Command::Endgame { .. } | Command::Match(_) => Ok(()),
         Command::Perft {
             setup: Setup { fen, rules, .. },
             moves,
@@ -190,6 +264,59 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             file,
         } => run_replay::<G>(fen.as_deref(), &rules, &file),
     }
+}
+
+fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
+    use ludus::tournament::{self, engine::EngineSpec, referee, stats::Sprt};
+    let engines = args
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, text)| EngineSpec::parse(text, i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let time_control = match (&args.tc, args.movetime, args.depth, args.nodes) {
+        (Some(tc), ..) => referee::TimeControl::parse_clock(tc)?,
+        (_, Some(ms), ..) => referee::TimeControl::MoveTime(Duration::from_millis(ms)),
+        (_, _, Some(d), _) => referee::TimeControl::Depth(d),
+        (_, _, _, Some(n)) => referee::TimeControl::Nodes(n),
+        _ => return Err("a match needs --tc, --movetime, --depth or --nodes".into()),
+    };
+    let openings = match &args.openings {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            tournament::read_openings::<G>(&text)?
+        }
+        None => vec!["startpos".to_string()],
+    };
+    let rules = args
+        .rules
+        .iter()
+        .map(|r| {
+            r.split_once('=')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| format!("a rule option is name=value, not {r:?}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let players = G::PLAYERS.len();
+    let config = tournament::MatchConfig {
+        engines,
+        settings: referee::Settings {
+            time_control,
+            margin: Duration::from_millis(args.margin),
+            stall: Duration::from_millis(args.timeout),
+            max_plies: args.max_moves,
+        },
+        games: args.games.unwrap_or(players * openings.len()),
+        openings,
+        concurrency: args.concurrency as usize,
+        sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        rules,
+        records: args.records,
+        summary: args.summary,
+        state: args.state,
+    };
+    tournament::run::<G>(config, &mut std::io::stdout()).map(|_| ())
 }
 
 fn run_endgame(counters: usize, skip_origin: bool) -> Result<(), String> {

@@ -175,8 +175,16 @@ fn the_transcripts_in_the_spec_are_true() {
             };
             let args = shell_words(args);
             let args: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
+            // `ludus` in a command line (a match's engines) is this build.
+            let bin = std::path::Path::new(env!("CARGO_BIN_EXE_ludus"));
+            let path =
+                std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
+                    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+                ))
+                .unwrap();
             let out = ludus()
                 .env("RUST_LOG", "warn")
+                .env("PATH", path)
                 .args(&args)
                 .write_stdin(input)
                 .output()

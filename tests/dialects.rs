@@ -103,31 +103,55 @@ fn uci_plays_a_senamukha_game_under_a_clock_like_a_gui() {
     engine.send("isready");
     assert_eq!(engine.line(), "readyok");
 
-    // A game against itself: the whole move list every time, clocks of 3 s + 30 ms.
+    // A game against itself to its end: the whole move list every time; clocks of
+    // 3 s + 30 ms for 30 plies, then 2,000 nodes a move to keep the test short.
     let mut position = senamukha::Position::start();
     let mut moves: Vec<String> = Vec::new();
     let mut clocks = [3_000i64, 3_000];
-    while position.outcome().is_none() && moves.len() < 40 {
+    while position.outcome().is_none() && moves.len() < 1_000 {
         engine.send(&format!("position startpos moves {}", moves.join(" ")));
         let mover = position.to_move();
         let started = Instant::now();
-        engine.send(&format!(
-            "go wtime {} btime {} winc 30 binc 30",
-            clocks[0], clocks[1]
-        ));
+        if moves.len() < 30 {
+            engine.send(&format!(
+                "go wtime {} btime {} winc 30 binc 30",
+                clocks[0], clocks[1]
+            ));
+        } else {
+            engine.send("go nodes 2000");
+        }
         let mv = bestmove(&mut engine);
         let used = started.elapsed().as_millis() as i64;
-        assert!(used < clocks[mover], "{used} ms of {} ms", clocks[mover]);
-        clocks[mover] += 30 - used;
+        if moves.len() < 30 {
+            assert!(used < clocks[mover], "{used} ms of {} ms", clocks[mover]);
+            clocks[mover] += 30 - used;
+        }
         let parsed = position
             .parse_move(&mv)
             .unwrap_or_else(|e| panic!("bestmove {mv}: {e}"));
         position.play(parsed);
         moves.push(mv);
     }
+    assert!(
+        position.outcome().is_some(),
+        "no end after {} plies",
+        moves.len()
+    );
+    // The end as the engine sees it: no move.
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send("go depth 3");
+    assert_eq!(engine.line(), "bestmove (none)");
 
     // isready and stop during an infinite search.
-    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send(&format!(
+        "position startpos moves {}",
+        moves[..10].join(" ")
+    ));
+    let mut position = senamukha::Position::start();
+    for mv in &moves[..10] {
+        let parsed = position.parse_move(mv).unwrap();
+        position.play(parsed);
+    }
     engine.send("go infinite");
     engine.send("isready");
     assert_eq!(
@@ -327,28 +351,36 @@ fn cecp_plays_like_xboard_expects() {
     assert_eq!(engine.line(), "piece E& WFAD");
     assert_eq!(engine.line(), "piece P& fmWfcF");
     engine.send("level 0 0:05 0.05");
+    engine.send("sd 3");
     engine.send("post");
     engine.send("hard");
     engine.send("ping 1");
     assert_eq!(engine.line(), "pong 1");
     engine.send("force");
 
-    // The engine plays White; the test answers with the first legal move.
+    // The engine plays White to the end of the game; the test answers with the first
+    // legal move.
     let mut position = senamukha::Position::start();
     engine.send("time 500");
     engine.send("otim 500");
     engine.send("go");
     let mut replies = Vec::new();
-    for _ in 0..12 {
+    loop {
         let line = after_thinking(&mut engine);
         let mv = line
             .strip_prefix("move ")
             .unwrap_or_else(|| panic!("{line}"));
         let parsed = position.parse_move(mv).unwrap();
         position.play(parsed);
-        if position.outcome().is_some() {
-            // The engine mated the first-legal-move player: it claims the win.
-            assert_eq!(engine.line(), "1-0 {White mates}");
+        if let Some(outcome) = position.outcome() {
+            // The engine claims the end its own move made.
+            let claim = engine.line();
+            let expected = if outcome.winner() == Some(0) {
+                "1-0 {White mates}"
+            } else {
+                "1/2-1/2"
+            };
+            assert!(claim.starts_with(expected), "{claim}");
             break;
         }
         position.legal_moves(&mut replies);
@@ -357,6 +389,15 @@ fn cecp_plays_like_xboard_expects() {
         engine.send("time 500");
         engine.send("otim 500");
         engine.send(&format!("usermove {reply}"));
+        if let Some(outcome) = position.outcome() {
+            // The test's move ended the game: the engine claims it.
+            assert!(engine.line().starts_with(if outcome.winner().is_some() {
+                "0-1"
+            } else {
+                "1/2-1/2"
+            }));
+            break;
+        }
     }
     // Move now, and a ping while thinking, in a game set up by moves in force mode.
     engine.send("new");

@@ -1,0 +1,445 @@
+//! The engines of a match: their specifications, their processes, and the dialects the
+//! runner speaks to them (native, UCI, UGI).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use nom::{
+    IResult, Parser,
+    bytes::complete::{tag, take_till1, take_while1},
+    character::complete::space0,
+    multi::many0,
+    sequence::{preceded, terminated},
+};
+use serde::{Deserialize, Serialize};
+
+/// The dialect an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    Native,
+    Uci,
+    Ugi,
+}
+
+/// One `--engine` argument: `CMD ...`, or `key=value` settings: `cmd=...`,
+/// `name=...`, `proto=native|uci|ugi`, `option.<Name>=<value>`, and `depth=N` or
+/// `nodes=N` (the engine's own limit instead of the match's time control). Keys and values with
+/// spaces are quoted: `cmd="./ludus --flag" "option.Endgame Counters"=0`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineSpec {
+    pub name: String,
+    /// The command line, split into words.
+    pub command: Vec<String>,
+    pub dialect: Dialect,
+    pub options: Vec<(String, String)>,
+    /// Its own limit, replacing the match's time control for this engine.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+fn quoted(input: &str) -> IResult<&str, &str> {
+    preceded(tag("\""), terminated(take_till1(|c| c == '"'), tag("\""))).parse(input)
+}
+
+fn bare(input: &str) -> IResult<&str, &str> {
+    take_till1(|c: char| c.is_whitespace()).parse(input)
+}
+
+/// `key=value`; a key or value with spaces is quoted: `"option.Move Overhead"=20`.
+fn setting(input: &str) -> IResult<&str, (&str, &str)> {
+    (
+        terminated(
+            nom::branch::alt((
+                quoted,
+                take_while1(|c: char| c.is_alphanumeric() || "._-".contains(c)),
+            )),
+            tag("="),
+        ),
+        nom::branch::alt((quoted, bare)),
+    )
+        .parse(input)
+}
+
+impl EngineSpec {
+    /// Reads an `--engine` argument; `index` names engines that are given no name.
+    pub fn parse(text: &str, index: usize) -> Result<EngineSpec, String> {
+        let parsed: IResult<&str, Vec<(&str, &str)>> =
+            many0(preceded(space0, setting)).parse(text.trim());
+        let settings = match parsed {
+            Ok((rest, settings)) if rest.trim().is_empty() && !settings.is_empty() => settings,
+            // No settings: the whole text is the command.
+            _ => vec![("cmd", text.trim())],
+        };
+        let mut spec = EngineSpec {
+            name: String::new(),
+            command: Vec::new(),
+            dialect: Dialect::Native,
+            options: Vec::new(),
+            depth: None,
+            nodes: None,
+        };
+        for (key, value) in settings {
+            match key {
+                "cmd" => {
+                    spec.command = shell_words::split(value)
+                        .map_err(|e| format!("engine {}: cannot split {value:?}: {e}", index + 1))?
+                }
+                "name" => spec.name = value.to_string(),
+                "depth" => {
+                    spec.depth = Some(
+                        value
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|d| (1..=64).contains(d))
+                            .ok_or_else(|| {
+                                format!("engine {}: depth takes 1 to 64, not {value:?}", index + 1)
+                            })?,
+                    )
+                }
+                "nodes" => {
+                    spec.nodes = Some(value.parse::<u64>().map_err(|_| {
+                        format!("engine {}: nodes takes a number, not {value:?}", index + 1)
+                    })?)
+                }
+                "proto" | "protocol" => {
+                    spec.dialect = match value.to_ascii_lowercase().as_str() {
+                        "native" => Dialect::Native,
+                        "uci" => Dialect::Uci,
+                        "ugi" => Dialect::Ugi,
+                        _ => {
+                            return Err(format!(
+                                "engine {}: proto takes native, uci or ugi, not {value:?}",
+                                index + 1
+                            ));
+                        }
+                    }
+                }
+                _ => match key.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => {
+                        spec.options.push((name.to_string(), value.to_string()))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "engine {}: unknown setting {key:?} (cmd, name, proto, depth, nodes, option.<name>)",
+                            index + 1
+                        ));
+                    }
+                },
+            }
+        }
+        if spec.command.is_empty() {
+            return Err(format!("engine {}: no command", index + 1));
+        }
+        if spec.name.is_empty() {
+            let program = std::path::Path::new(&spec.command[0])
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_else(|| spec.command[0].clone());
+            spec.name = format!("{program}-{}", index + 1);
+        }
+        Ok(spec)
+    }
+}
+
+/// Why an engine lost a game without the rules deciding it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// It did not answer within the time it had.
+    Stalled(String),
+    /// It exited or closed its output.
+    Crashed(String),
+    /// It answered something the protocol does not allow.
+    Malformed(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Stalled(what) => write!(f, "stalled: {what}"),
+            Failure::Crashed(what) => write!(f, "crashed: {what}"),
+            Failure::Malformed(what) => write!(f, "malformed reply: {what}"),
+        }
+    }
+}
+
+/// A search request: the position and the limits.
+pub struct Go<'a> {
+    pub game: &'static str,
+    /// The players' names in the game, in turn order.
+    pub players: &'static [&'static str],
+    pub start: &'a str,
+    pub moves: &'a [String],
+    pub mover: usize,
+    /// Per player, in turn order: remaining time and increment, when a clock runs.
+    pub clocks: Option<(Vec<Duration>, Vec<Duration>)>,
+    pub moves_to_go: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+/// A running engine process.
+pub struct Engine {
+    pub spec: EngineSpec,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// The game its tables are set up for.
+    game: Option<&'static str>,
+}
+
+impl Engine {
+    /// Starts the engine's process; its standard error goes to ours.
+    pub fn start(spec: &EngineSpec) -> Result<Engine, String> {
+        let mut child = Command::new(&spec.command[0])
+            .args(&spec.command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", spec.command.join(" ")))?;
+        let stdout = child.stdout.take().expect("piped");
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender
+                    .send(line.trim_end_matches('\r').to_string())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        Ok(Engine {
+            spec: spec.clone(),
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            game: None,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        log::debug!("{} < {line}", self.spec.name);
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| Failure::Crashed("its input is closed".into()))?;
+        writeln!(stdin, "{line}")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| Failure::Crashed(format!("writing {line:?}: {e}")))
+    }
+
+    /// The next line before `deadline`.
+    fn line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Failure> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                log::debug!("{} > {line}", self.spec.name);
+                Ok(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Stalled(format!(
+                "no {waiting_for} within {} ms",
+                wait.as_millis()
+            ))),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.child.try_wait().ok().flatten();
+                Err(Failure::Crashed(match status {
+                    Some(s) => format!("exited ({s}) while {waiting_for} was awaited"),
+                    None => format!("closed its output while {waiting_for} was awaited"),
+                }))
+            }
+        }
+    }
+
+    /// Reads lines until one that `done` accepts; a native error reply (`?`) fails.
+    fn until(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<String, Failure> {
+        loop {
+            let line = self.line(deadline, waiting_for)?;
+            if self.spec.dialect == Dialect::Native && line.starts_with('?') {
+                return Err(Failure::Malformed(format!(
+                    "{line:?} while {waiting_for} was awaited"
+                )));
+            }
+            if done(&line) {
+                return Ok(line);
+            }
+        }
+    }
+
+    /// A native request answered by `=`; the reply's lines up to the empty line are
+    /// read.
+    fn ask_native(&mut self, request: &str, timeout: Duration) -> Result<(), Failure> {
+        self.send(request)?;
+        let deadline = Instant::now() + timeout;
+        let what = format!("the reply to {request:?}");
+        self.until(deadline, &what, |l| l.starts_with('='))?;
+        self.until(deadline, &what, |l| l.is_empty())?;
+        Ok(())
+    }
+
+    /// Sets the engine up for `game` (once) and starts a new game.
+    pub fn new_game(&mut self, game: &'static str, timeout: Duration) -> Result<(), Failure> {
+        let deadline = Instant::now() + timeout;
+        if self.game != Some(game) {
+            let options = self.spec.options.clone();
+            match self.spec.dialect {
+                Dialect::Native => {
+                    self.ask_native(&format!("game {game}"), timeout)?;
+                    for (name, value) in &options {
+                        self.ask_native(&format!("setoption name {name} value {value}"), timeout)?;
+                    }
+                }
+                Dialect::Uci | Dialect::Ugi => {
+                    let hello = if self.spec.dialect == Dialect::Uci {
+                        "uci"
+                    } else {
+                        "ugi"
+                    };
+                    self.send(hello)?;
+                    let ok = format!("{hello}ok");
+                    self.until(deadline, &ok, |l| l == ok)?;
+                    let variant = if self.spec.dialect == Dialect::Uci {
+                        "UCI_Variant"
+                    } else {
+                        "UGI_Variant"
+                    };
+                    self.send(&format!("setoption name {variant} value {game}"))?;
+                    for (name, value) in &options {
+                        self.send(&format!("setoption name {name} value {value}"))?;
+                    }
+                }
+            }
+            self.game = Some(game);
+        }
+        match self.spec.dialect {
+            Dialect::Native => self.ask_native("newgame", timeout),
+            Dialect::Uci | Dialect::Ugi => {
+                let new = if self.spec.dialect == Dialect::Uci {
+                    "ucinewgame"
+                } else {
+                    "uginewgame"
+                };
+                self.send(new)?;
+                self.send("isready")?;
+                self.until(deadline, "readyok", |l| l == "readyok")?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Asks for a move; returns its text as the engine wrote it. `deadline` is when
+    /// the engine has run out of time (clock plus margin) or stalled.
+    pub fn go(&mut self, go: &Go, deadline: Instant) -> Result<String, Failure> {
+        let moves = if go.moves.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", go.moves.join(" "))
+        };
+        let position = format!("position fen {}{moves}", go.start);
+        let mut limits = Vec::new();
+        if let Some((times, incs)) = &go.clocks {
+            for (p, (time, inc)) in times.iter().zip(incs).enumerate() {
+                let (t, i) = (time.as_millis(), inc.as_millis());
+                match self.spec.dialect {
+                    Dialect::Native => limits.push(format!(
+                        "time {} {t} inc {} {i}",
+                        go.players[p], go.players[p]
+                    )),
+                    Dialect::Uci => {
+                        let c = if p == 0 { 'w' } else { 'b' };
+                        limits.push(format!("{c}time {t} {c}inc {i}"));
+                    }
+                    Dialect::Ugi => limits.push(format!("p{n}time {t} p{n}inc {i}", n = p + 1)),
+                }
+            }
+        }
+        if let Some(n) = go.moves_to_go {
+            limits.push(format!("movestogo {n}"));
+        }
+        if let Some(t) = go.movetime {
+            limits.push(format!("movetime {}", t.as_millis()));
+        }
+        if let Some(d) = go.depth {
+            limits.push(format!("depth {d}"));
+        }
+        if let Some(n) = go.nodes {
+            limits.push(format!("nodes {n}"));
+        }
+        let go_line = format!("go {}", limits.join(" "));
+        match self.spec.dialect {
+            Dialect::Native => self.ask_native(&position, Duration::from_secs(10))?,
+            _ => self.send(&position)?,
+        }
+        self.send(go_line.trim_end())?;
+        let line = self.until(deadline, "bestmove", |l| l.starts_with("bestmove"))?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["bestmove", mv, ..] if *mv != "none" && *mv != "(none)" => Ok(mv.to_string()),
+            _ => Err(Failure::Malformed(format!("{line:?} (a move was due)"))),
+        }
+    }
+
+    /// Ends the process: `quit`, then a kill if it lingers.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specifications() {
+        let spec = EngineSpec::parse("./ludus", 0).unwrap();
+        assert_eq!(spec.command, vec!["./ludus"]);
+        assert_eq!(spec.name, "ludus-1");
+        assert_eq!(spec.dialect, Dialect::Native);
+        let spec = EngineSpec::parse(
+            r#"cmd="./ludus --x" name=deep depth=6 proto=uci option.Hash=64 "option.Endgame Counters"=0"#,
+            1,
+        )
+        .unwrap();
+        assert_eq!(spec.command, vec!["./ludus", "--x"]);
+        assert_eq!(spec.name, "deep");
+        assert_eq!(spec.depth, Some(6));
+        assert_eq!(spec.dialect, Dialect::Uci);
+        assert_eq!(spec.options[0], ("Hash".to_string(), "64".to_string()));
+        assert_eq!(spec.options[1].0, "Endgame Counters");
+        // A plain command with arguments.
+        let spec = EngineSpec::parse("python3 engine.py --fast", 2).unwrap();
+        assert_eq!(spec.command, vec!["python3", "engine.py", "--fast"]);
+        assert!(EngineSpec::parse("cmd=x proto=gtp", 0).is_err());
+        assert!(EngineSpec::parse("cmd=x colour=red", 0).is_err());
+        assert!(EngineSpec::parse("name=x", 0).is_err());
+    }
+}

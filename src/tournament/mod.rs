@@ -1,0 +1,677 @@
+//! `ludus match`: engines play each other, two or four at a time, refereed by the
+//! ludus library.
+//!
+//! - `engine`: engine specifications, processes and the dialects spoken to them;
+//! - `referee`: one game, its clocks and its forfeits;
+//! - `stats`: Elo, SPRT, four-player standings.
+//!
+//! Games come in sets that rotate the seats over the engines (colours swapped for two,
+//! every engine in every seat for four), each set from one opening. Games run on
+//! `concurrency` threads, each with its own engine processes, restarted after a
+//! failure. Every finished game is appended to the state file (if any), so an
+//! interrupted match resumes where it stopped.
+
+pub mod engine;
+pub mod referee;
+pub mod stats;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::Game;
+use crate::record;
+use engine::{Engine, EngineSpec};
+use referee::{Ending, Settings};
+use stats::{Sprt, Standing, Tally, Verdict, places};
+
+/// Everything a match is made of.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub settings: Settings,
+    /// Games to play.
+    pub games: usize,
+    /// Opening lines: `startpos` or a position, optionally followed by `moves ...`.
+    pub openings: Vec<String>,
+    pub concurrency: usize,
+    pub sprt: Option<Sprt>,
+    /// Rule options (name, value), for the referee and every engine.
+    pub rules: Vec<(String, String)>,
+    #[serde(skip)]
+    pub records: Option<PathBuf>,
+    #[serde(skip)]
+    pub summary: Option<PathBuf>,
+    #[serde(skip)]
+    pub state: Option<PathBuf>,
+}
+
+/// A finished game as the state file and the summary keep it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// The game's number in the schedule, from 0.
+    pub index: usize,
+    pub opening: usize,
+    /// The engine (index into the engines) in every seat.
+    pub seats: Vec<usize>,
+    pub moves: Vec<String>,
+    /// `rules`, `forfeit` or `move limit`.
+    pub ending: String,
+    /// Why: the rules' reason, or the forfeit's (with the offending line).
+    pub reason: String,
+    /// The seat that forfeited.
+    pub forfeit: Option<usize>,
+    /// Per seat: the game's scores when the rules ended it.
+    pub scores: Option<Vec<i32>>,
+    /// Per seat: the place, 1 best (shared places averaged).
+    pub places: Vec<f64>,
+}
+
+/// What the state file holds: the configuration it belongs to and the games so far.
+#[derive(Serialize, Deserialize)]
+struct State {
+    game: String,
+    config: MatchConfig,
+    results: Vec<GameSummary>,
+}
+
+/// The start and opening moves of one opening line.
+fn read_opening<G: Game>(
+    line: &str,
+    rules: &[(String, String)],
+) -> Result<(G, Vec<G::Move>), String> {
+    let (setup, moves) = match line.split_once(" moves ") {
+        Some((s, m)) => (s.trim(), m),
+        None if line.trim_start().starts_with("moves ") => ("startpos", &line.trim_start()[6..]),
+        None => (line.trim(), ""),
+    };
+    let mut start = if setup == "startpos" || setup.is_empty() {
+        G::start()
+    } else {
+        G::from_fen(setup).map_err(|e| e.to_string())?
+    };
+    for (name, value) in rules {
+        start.set_rule_option(name, value)?;
+    }
+    let mut position = start.clone();
+    let mut played = Vec::new();
+    for text in moves.split_whitespace() {
+        let mv = position.parse_move(text).map_err(|e| e.to_string())?;
+        position.play(mv);
+        played.push(mv);
+    }
+    if position.outcome().is_some() {
+        return Err("the game is over after the opening".into());
+    }
+    Ok((start, played))
+}
+
+/// Reads an openings file: one opening a line; blank lines and `#` comments skipped.
+pub fn read_openings<G: Game>(text: &str) -> Result<Vec<String>, String> {
+    let mut openings = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        read_opening::<G>(line, &[]).map_err(|e| format!("opening on line {}: {e}", i + 1))?;
+        openings.push(line.to_string());
+    }
+    if openings.is_empty() {
+        return Err("the openings file holds no opening".into());
+    }
+    Ok(openings)
+}
+
+/// The seats of game `index`: sets of `n` games rotate the engines through the seats.
+fn schedule(index: usize, engines: usize, openings: usize) -> (usize, Vec<usize>) {
+    let rotation = index % engines;
+    let opening = (index / engines) % openings;
+    (
+        opening,
+        (0..engines).map(|s| (s + rotation) % engines).collect(),
+    )
+}
+
+/// Summarises a played game.
+fn summarise(
+    index: usize,
+    opening: usize,
+    seats: Vec<usize>,
+    played: referee::Played,
+) -> GameSummary {
+    let n = seats.len();
+    let (ending, reason, forfeit, scores, seat_scores) = match played.ending {
+        Ending::Rules(outcome) => {
+            let s: Vec<f64> = outcome.scores.iter().map(|&v| v as f64).collect();
+            (
+                "rules",
+                outcome.reason.to_string(),
+                None,
+                Some(outcome.scores.clone()),
+                s,
+            )
+        }
+        Ending::Forfeit { seat, reason } => {
+            let mut s = vec![0.0; n];
+            s[seat] = -1.0;
+            ("forfeit", reason, Some(seat), None, s)
+        }
+        Ending::MoveLimit => (
+            "move limit",
+            "the match's move limit".to_string(),
+            None,
+            None,
+            vec![0.0; n],
+        ),
+    };
+    GameSummary {
+        index,
+        opening,
+        seats,
+        moves: played.moves,
+        ending: ending.to_string(),
+        reason,
+        forfeit,
+        scores,
+        places: places(&seat_scores),
+    }
+}
+
+/// The result token of a two-player game from the first seat's view.
+fn two_player_result(summary: &GameSummary) -> &'static str {
+    match summary.places.as_slice() {
+        [a, b] if a < b => "1-0",
+        [a, b] if a > b => "0-1",
+        _ => "1/2-1/2",
+    }
+}
+
+/// One line for a finished game.
+fn result_line<G: Game>(summary: &GameSummary, config: &MatchConfig) -> String {
+    let players: Vec<String> = summary
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &e)| format!("{} ({})", config.engines[e].name, G::PLAYERS[seat]))
+        .collect();
+    let outcome = if summary.seats.len() == 2 {
+        two_player_result(summary).to_string()
+    } else {
+        match &summary.scores {
+            Some(s) => format!(
+                "scores {}",
+                s.iter().map(i32::to_string).collect::<Vec<_>>().join(" ")
+            ),
+            None => {
+                "places ".to_string()
+                    + &summary
+                        .places
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+            }
+        }
+    };
+    let why = match summary.forfeit {
+        Some(seat) => format!(
+            "{} forfeits: {}",
+            config.engines[summary.seats[seat]].name, summary.reason
+        ),
+        None => summary.reason.clone(),
+    };
+    format!(
+        "game {} of {}: {}: {outcome} ({why}), {} moves",
+        summary.index + 1,
+        config.games,
+        players.join(" vs "),
+        summary.moves.len()
+    )
+}
+
+/// The record of a game in the game's own format (Sena-Mukha: PGN tags).
+pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> String {
+    let names: Vec<&str> = summary
+        .seats
+        .iter()
+        .map(|&e| config.engines[e].name.as_str())
+        .collect();
+    let (start, _) = read_opening::<G>(&config.openings[summary.opening], &config.rules)
+        .expect("openings were checked");
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    for text in &summary.moves {
+        let Ok(mv) = position.parse_move(text) else {
+            break;
+        };
+        position.play(mv);
+        moves.push(mv);
+    }
+    let two = summary.seats.len() == 2;
+    let result = if two { two_player_result(summary) } else { "*" };
+    let mut header = String::new();
+    if G::NAME == "senamukha" {
+        let mut tags = vec![
+            ("Event", "ludus match".to_string()),
+            ("Round", (summary.index + 1).to_string()),
+            ("White", names[0].to_string()),
+            ("Black", names[1].to_string()),
+            ("Result", result.to_string()),
+            ("Variant", "senamukha".to_string()),
+            ("Termination", summary.reason.clone()),
+        ];
+        if start.fen() != G::start().fen() {
+            tags.push(("FEN", start.fen()));
+            tags.push(("SetUp", "1".to_string()));
+        }
+        for (tag, value) in tags {
+            header.push_str(&format!("[{tag} \"{}\"]\n", value.replace('"', "'")));
+        }
+    } else {
+        header.push_str(&names.join("—"));
+        if start.fen() != G::start().fen() {
+            header.push_str(&format!(" (from {})", start.fen()));
+        }
+        header.push('\n');
+    }
+    let notation = G::NOTATIONS[if G::NAME == "senamukha" { 2 } else { 0 }].1;
+    let mut text = record::write(&start, &moves, None, notation);
+    let text_end = text.trim_end().len();
+    text.truncate(text_end);
+    let ended_by_rules = summary.ending == "rules";
+    if !ended_by_rules {
+        text.push_str(&format!(
+            " {{{}: {}}}",
+            summary.ending,
+            summary.reason.replace('}', ")")
+        ));
+    }
+    if two || !ended_by_rules {
+        text.push(' ');
+        text.push_str(result);
+    }
+    if let (false, Some(scores)) = (two, &summary.scores) {
+        text.push_str(&format!(
+            " {{scores {}}}",
+            scores
+                .iter()
+                .map(i32::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    }
+    format!("{header}\n{text}\n\n")
+}
+
+/// Wins, draws and losses of the first engine in two-player games.
+fn tally(results: &[GameSummary]) -> Tally {
+    let mut tally = Tally::default();
+    for r in results {
+        let first = r.seats.iter().position(|&e| e == 0).unwrap_or(0);
+        match r.places[first].total_cmp(&r.places[1 - first]) {
+            std::cmp::Ordering::Less => tally.wins += 1,
+            std::cmp::Ordering::Greater => tally.losses += 1,
+            std::cmp::Ordering::Equal => tally.draws += 1,
+        }
+    }
+    tally
+}
+
+/// The final report: per engine, and for two engines the Elo and SPRT.
+pub struct Report {
+    pub lines: Vec<String>,
+    pub json: serde_json::Value,
+}
+
+/// Builds the report from the games.
+pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Report {
+    let mut lines = Vec::new();
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    let forfeits: Vec<u32> = (0..names.len())
+        .map(|e| {
+            results
+                .iter()
+                .filter(|r| r.forfeit.is_some_and(|s| r.seats[s] == e))
+                .count() as u32
+        })
+        .collect();
+    let mut json = serde_json::json!({
+        "game": game,
+        "engines": names,
+        "games_played": results.len(),
+        "games": results,
+        "forfeits": forfeits,
+    });
+    if names.len() == 2 {
+        let tally = tally(results);
+        let (elo, margin) = tally.elo();
+        lines.push(format!(
+            "{} vs {}: {} - {} - {} (wins, draws, losses of {}), score {:.1}/{} = {:.1} %",
+            names[0],
+            names[1],
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            names[0],
+            tally.wins as f64 + tally.draws as f64 / 2.0,
+            tally.games(),
+            100.0 * tally.score()
+        ));
+        let elo_text = if elo.is_finite() && margin.is_finite() {
+            format!("{elo:+.1} +/- {margin:.1} (95 %)")
+        } else if elo.is_finite() {
+            format!("{elo:+.1} (95 % interval unbounded: too few games)")
+        } else {
+            "not finite: one engine scored every point".to_string()
+        };
+        lines.push(format!(
+            "Elo difference: {elo_text}, draw ratio {:.1} %",
+            100.0 * tally.draw_ratio()
+        ));
+        json["tally"] = serde_json::json!({
+            "wins": tally.wins, "draws": tally.draws, "losses": tally.losses,
+            "score": tally.score(), "draw_ratio": tally.draw_ratio(),
+            "elo": if elo.is_finite() { serde_json::json!(elo) } else { serde_json::Value::Null },
+            "elo_margin": if margin.is_finite() { serde_json::json!(margin) } else { serde_json::Value::Null },
+        });
+        if let Some(sprt) = &config.sprt {
+            let llr = sprt.llr(&tally);
+            let (low, high) = sprt.bounds();
+            let verdict = sprt.verdict(&tally);
+            lines.push(format!(
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({low:.2}, {high:.2}): {}",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                match verdict {
+                    Verdict::H1 => "H1 accepted",
+                    Verdict::H0 => "H0 accepted",
+                    Verdict::Continue => "no decision",
+                }
+            ));
+            json["sprt"] = serde_json::json!({
+                "llr": llr, "lower": low, "upper": high, "verdict": verdict,
+            });
+        }
+    } else {
+        let mut standings = vec![Standing::default(); names.len()];
+        for r in results {
+            for (seat, &e) in r.seats.iter().enumerate() {
+                let s = &mut standings[e];
+                if s.seats.len() < r.seats.len() {
+                    s.seats.resize(r.seats.len(), (0, 0.0));
+                }
+                s.games += 1;
+                s.rank_sum += r.places[seat];
+                s.seats[seat].0 += 1;
+                s.seats[seat].1 += r.places[seat];
+                if r.places[seat] == 1.0 {
+                    s.first_places += 1;
+                }
+                if let Some(scores) = &r.scores {
+                    s.score_sum += scores[seat] as f64;
+                    s.scored_games += 1;
+                }
+            }
+        }
+        lines.push(format!(
+            "{:<20} {:>5} {:>9} {:>9} {:>6} {:>8}  average place per seat",
+            "engine", "games", "avg place", "avg score", "firsts", "forfeits"
+        ));
+        for (e, s) in standings.iter().enumerate() {
+            let per_seat: Vec<String> = s
+                .seats
+                .iter()
+                .map(|(g, sum)| format!("{:.2}", sum / (*g).max(1) as f64))
+                .collect();
+            lines.push(format!(
+                "{:<20} {:>5} {:>9.2} {:>9.2} {:>6} {:>8}  {}",
+                names[e],
+                s.games,
+                s.average_rank(),
+                s.average_score(),
+                s.first_places,
+                forfeits[e],
+                per_seat.join(" ")
+            ));
+        }
+        json["standings"] = serde_json::json!(standings);
+    }
+    Report { lines, json }
+}
+
+/// Runs the match for game `G`, printing progress and results to `out`.
+pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<GameSummary>, String> {
+    let engines = config.engines.len();
+    if engines != G::PLAYERS.len() {
+        return Err(format!(
+            "{} takes {} engines, not {engines}",
+            G::NAME,
+            G::PLAYERS.len()
+        ));
+    }
+    if config.sprt.is_some() && engines != 2 {
+        return Err("the SPRT needs two engines".into());
+    }
+    for opening in &config.openings {
+        read_opening::<G>(opening, &config.rules)
+            .map_err(|e| format!("opening {opening:?}: {e}"))?;
+    }
+    // An engine that cannot even start is a mistake in the command, not a loss.
+    for spec in &config.engines {
+        Engine::start(spec)?.quit();
+    }
+    // Resume from the state file when it belongs to this match.
+    let mut results: Vec<GameSummary> = Vec::new();
+    if let Some(path) = &config.state
+        && let Ok(text) = std::fs::read_to_string(path)
+    {
+        let state: State = serde_json::from_str(&text)
+            .map_err(|e| format!("the state file {} cannot be read: {e}", path.display()))?;
+        let same = state.game == G::NAME
+            && serde_json::to_value(&state.config).ok() == serde_json::to_value(&config).ok();
+        if !same {
+            return Err(format!(
+                "the state file {} belongs to another match; remove it or name another",
+                path.display()
+            ));
+        }
+        results = state.results;
+        writeln!(out, "resuming: {} games already played", results.len()).ok();
+    }
+    let done: Vec<bool> = (0..config.games)
+        .map(|i| results.iter().any(|r| r.index == i))
+        .collect();
+    let sprt_decided = |results: &[GameSummary]| {
+        config
+            .sprt
+            .is_some_and(|sprt| sprt.verdict(&tally(results)) != Verdict::Continue)
+    };
+    let stop = AtomicBool::new(sprt_decided(&results));
+    let next = AtomicUsize::new(0);
+    let progress = (std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(config.games as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_position(results.len() as u64);
+        bar
+    });
+    let (sender, finished) = mpsc::channel::<GameSummary>();
+    let config_ref = &config;
+    let mut write_error: Option<String> = None;
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.max(1) {
+            let sender = sender.clone();
+            let (next, stop, done) = (&next, &stop, &done);
+            scope.spawn(move || {
+                let mut processes: Vec<Option<Engine>> = (0..engines).map(|_| None).collect();
+                loop {
+                    if stop.load(Ordering::Acquire) {
+                        break;
+                    }
+                    let index = next.fetch_add(1, Ordering::AcqRel);
+                    if index >= config_ref.games {
+                        break;
+                    }
+                    if done[index] {
+                        continue;
+                    }
+                    let summary = play_one::<G>(config_ref, index, &mut processes);
+                    if sender.send(summary).is_err() {
+                        break;
+                    }
+                }
+                for process in processes.into_iter().flatten() {
+                    process.quit();
+                }
+            });
+        }
+        drop(sender);
+        for summary in finished {
+            let line = result_line::<G>(&summary, config_ref);
+            match &progress {
+                Some(bar) => {
+                    bar.println(&line);
+                    bar.inc(1);
+                }
+                None => {
+                    writeln!(out, "{line}").ok();
+                }
+            }
+            if let Some(path) = &config_ref.records {
+                let record = game_record::<G>(&summary, config_ref);
+                let written = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .and_then(|mut f| f.write_all(record.as_bytes()));
+                if let Err(e) = written {
+                    write_error = Some(format!("cannot write {}: {e}", path.display()));
+                }
+            }
+            results.push(summary);
+            if let Some(path) = &config_ref.state {
+                let state = State {
+                    game: G::NAME.to_string(),
+                    config: config_ref.clone(),
+                    results: results.clone(),
+                };
+                let text = serde_json::to_string(&state).expect("a state serialises");
+                // Written whole, then renamed: an interruption never leaves half a file.
+                let partial = path.with_extension("partial");
+                if let Err(e) =
+                    std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, path))
+                {
+                    write_error = Some(format!("cannot write {}: {e}", path.display()));
+                }
+            }
+            if sprt_decided(&results) {
+                stop.store(true, Ordering::Release);
+            }
+        }
+    });
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    results.sort_by_key(|r| r.index);
+    let report = report(&config, &results, G::NAME);
+    writeln!(out, "{}", report.lines.join("\n")).ok();
+    if stop.load(Ordering::Acquire) && results.len() < config.games {
+        writeln!(out, "the SPRT decided after {} games", results.len()).ok();
+    }
+    if let Some(path) = &config.summary {
+        let text = serde_json::to_string_pretty(&report.json).expect("a summary serialises");
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(results)
+}
+
+/// Plays game `index` with this thread's engine processes (started when missing).
+fn play_one<G: Game>(
+    config: &MatchConfig,
+    index: usize,
+    processes: &mut [Option<Engine>],
+) -> GameSummary {
+    let engines = processes.len();
+    let (opening, seats) = schedule(index, engines, config.openings.len());
+    let (start, opening_moves) =
+        read_opening::<G>(&config.openings[opening], &config.rules).expect("openings were checked");
+    // Start the engines that are not running; one that cannot start forfeits.
+    for (seat, &e) in seats.iter().enumerate() {
+        if processes[e].is_none() {
+            match Engine::start(&config.engines[e]) {
+                Ok(mut engine) => {
+                    // The rules are the match's: every engine gets the rule options.
+                    engine.spec.options.extend(config.rules.iter().cloned());
+                    processes[e] = Some(engine);
+                }
+                Err(reason) => {
+                    let played = referee::Played {
+                        moves: Vec::new(),
+                        ending: Ending::Forfeit { seat, reason },
+                    };
+                    return summarise(index, opening, seats, played);
+                }
+            }
+        }
+    }
+    let mut taken: Vec<Engine> = seats
+        .iter()
+        .map(|&e| processes[e].take().expect("started"))
+        .collect();
+    let mut by_seat: Vec<&mut Engine> = taken.iter_mut().collect();
+    let played = referee::play(&start, &opening_moves, &mut by_seat, &config.settings);
+    let failed = match &played.ending {
+        Ending::Forfeit { seat, .. } => Some(*seat),
+        _ => None,
+    };
+    for (seat, engine) in taken.into_iter().enumerate() {
+        if Some(seat) == failed {
+            // Restarted for the next game.
+            engine.quit();
+        } else {
+            processes[seats[seat]] = Some(engine);
+        }
+    }
+    summarise(index, opening, seats, played)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_rotate_in_sets_over_the_openings() {
+        assert_eq!(schedule(0, 2, 3), (0, vec![0, 1]));
+        assert_eq!(schedule(1, 2, 3), (0, vec![1, 0]));
+        assert_eq!(schedule(2, 2, 3), (1, vec![0, 1]));
+        assert_eq!(schedule(7, 2, 3), (0, vec![1, 0]));
+        // Four engines: every engine in every seat within a set.
+        let set: Vec<Vec<usize>> = (0..4).map(|i| schedule(i, 4, 1).1).collect();
+        for seat in 0..4 {
+            let mut engines: Vec<usize> = set.iter().map(|s| s[seat]).collect();
+            engines.sort();
+            assert_eq!(engines, vec![0, 1, 2, 3]);
+        }
+    }
+
+    #[test]
+    fn openings_are_checked() {
+        use crate::games::mangala;
+        assert!(read_openings::<mangala::Position>("# none\n\n").is_err());
+        let ok = read_openings::<mangala::Position>("startpos\nstartpos moves A b\n").unwrap();
+        assert_eq!(ok.len(), 2);
+        let err = read_openings::<mangala::Position>("startpos\nmoves A A\n").unwrap_err();
+        assert!(err.starts_with("opening on line 2:"), "{err}");
+    }
+}

@@ -1,0 +1,259 @@
+//! One game between engines, refereed by the rules of the ludus library: every move is
+//! checked, the clocks are kept here, and an engine that breaks the game (an illegal
+//! move, a crash, a stall, a malformed reply, its time run out) loses it.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::engine::{Engine, Go};
+use crate::game::{Game, Outcome};
+
+/// How long the engines get.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TimeControl {
+    /// `moves` moves in `base` (the whole game when `None`), plus `increment` a move.
+    Clock {
+        moves: Option<u32>,
+        base: Duration,
+        increment: Duration,
+    },
+    MoveTime(Duration),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl TimeControl {
+    /// Reads `[moves/]seconds[+increment]`, e.g. `10+0.1`, `40/60`, `0.5+0.05`.
+    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+        let bad = || format!("a time control is [moves/]seconds[+increment], not {text:?}");
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => (
+                Some(m.parse::<u32>().ok().filter(|m| *m > 0).ok_or_else(bad)?),
+                rest,
+            ),
+            None => (None, text),
+        };
+        let (base, increment) = rest.split_once('+').unwrap_or((rest, "0"));
+        let seconds = |t: &str| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(bad)
+        };
+        let (base, increment) = (seconds(base)?, seconds(increment)?);
+        if base.is_zero() && increment.is_zero() {
+            return Err(bad());
+        }
+        Ok(TimeControl::Clock {
+            moves,
+            base,
+            increment,
+        })
+    }
+}
+
+/// The referee's settings.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Settings {
+    pub time_control: TimeControl,
+    /// Beyond its clock (or movetime) an engine loses only after this much more.
+    pub margin: Duration,
+    /// With depth or node limits: no answer within this long is a stall.
+    pub stall: Duration,
+    /// A game still going after this many moves is adjudicated (a draw; in Mentula the
+    /// players share the place).
+    pub max_plies: usize,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules.
+    Rules(Outcome),
+    /// The engine in `seat` broke the game.
+    Forfeit { seat: usize, reason: String },
+    /// Adjudicated at the move limit of the match.
+    MoveLimit,
+}
+
+/// A played game: the moves in the game's canonical notation and how it ended.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub moves: Vec<String>,
+    pub ending: Ending,
+}
+
+/// The clock state of one seat.
+struct SeatClock {
+    remaining: Duration,
+    moves_made: u32,
+}
+
+/// Plays a game from `start` after `opening` (moves already checked), `engines[s]`
+/// playing seat `s`. The caller restarts engines that failed.
+pub fn play<G: Game>(
+    start: &G,
+    opening: &[G::Move],
+    engines: &mut [&mut Engine],
+    settings: &Settings,
+) -> Played {
+    let canonical = G::NOTATIONS[0].1;
+    let start_text = start.fen();
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    for &mv in opening {
+        moves.push(position.format_move(mv, canonical));
+        position.play(mv);
+    }
+    let setup_timeout = settings.stall.max(Duration::from_secs(10));
+    for (seat, engine) in engines.iter_mut().enumerate() {
+        if let Err(failure) = engine.new_game(G::NAME, setup_timeout) {
+            return Played {
+                moves,
+                ending: Ending::Forfeit {
+                    seat,
+                    reason: failure.to_string(),
+                },
+            };
+        }
+    }
+    let (base, increment, per_session) = match settings.time_control {
+        TimeControl::Clock {
+            moves,
+            base,
+            increment,
+        } => (base, increment, moves),
+        _ => (Duration::ZERO, Duration::ZERO, None),
+    };
+    let mut clocks: Vec<SeatClock> = (0..engines.len())
+        .map(|_| SeatClock {
+            remaining: base,
+            moves_made: 0,
+        })
+        .collect();
+    let ending = loop {
+        if let Some(outcome) = position.outcome() {
+            break Ending::Rules(outcome);
+        }
+        if moves.len() >= settings.max_plies {
+            break Ending::MoveLimit;
+        }
+        let seat = position.to_move();
+        let mut go = Go {
+            game: G::NAME,
+            players: G::PLAYERS,
+            start: &start_text,
+            moves: &moves,
+            mover: seat,
+            clocks: None,
+            moves_to_go: None,
+            movetime: None,
+            depth: None,
+            nodes: None,
+        };
+        let now = Instant::now();
+        // An engine with its own depth or node limit plays by it, without a clock.
+        let own = &engines[seat].spec;
+        let time_control = match (own.depth, own.nodes) {
+            (Some(d), _) => TimeControl::Depth(d),
+            (_, Some(n)) => TimeControl::Nodes(n),
+            _ => settings.time_control,
+        };
+        let deadline = match time_control {
+            TimeControl::Clock { .. } => {
+                go.clocks = Some((
+                    clocks.iter().map(|c| c.remaining).collect(),
+                    vec![increment; clocks.len()],
+                ));
+                go.moves_to_go = per_session.map(|m| m - clocks[seat].moves_made % m);
+                now + clocks[seat].remaining + settings.margin
+            }
+            TimeControl::MoveTime(t) => {
+                go.movetime = Some(t);
+                now + t + settings.margin
+            }
+            TimeControl::Depth(d) => {
+                go.depth = Some(d);
+                now + settings.stall
+            }
+            TimeControl::Nodes(n) => {
+                go.nodes = Some(n);
+                now + settings.stall
+            }
+        };
+        let answer = engines[seat].go(&go, deadline);
+        let elapsed = now.elapsed();
+        let text = match answer {
+            Ok(text) => text,
+            Err(failure) => {
+                let reason = match (&failure, time_control) {
+                    (super::engine::Failure::Stalled(_), TimeControl::Clock { .. }) => {
+                        format!("lost on time ({failure})")
+                    }
+                    _ => failure.to_string(),
+                };
+                break Ending::Forfeit { seat, reason };
+            }
+        };
+        let mv = match position.parse_move(&text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                break Ending::Forfeit {
+                    seat,
+                    reason: format!("illegal move {text:?}: {e}"),
+                };
+            }
+        };
+        if let TimeControl::Clock { .. } = time_control {
+            let clock = &mut clocks[seat];
+            if elapsed > clock.remaining + settings.margin {
+                break Ending::Forfeit {
+                    seat,
+                    reason: format!(
+                        "lost on time ({} ms used, {} ms left)",
+                        elapsed.as_millis(),
+                        clock.remaining.as_millis()
+                    ),
+                };
+            }
+            clock.remaining = clock.remaining.saturating_sub(elapsed) + increment;
+            clock.moves_made += 1;
+            if per_session.is_some_and(|m| clock.moves_made.is_multiple_of(m)) {
+                clock.remaining += base;
+            }
+        }
+        moves.push(position.format_move(mv, canonical));
+        position.play(mv);
+    };
+    Played { moves, ending }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            TimeControl::parse_clock("10+0.1").unwrap(),
+            TimeControl::Clock {
+                moves: None,
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100)
+            }
+        );
+        assert_eq!(
+            TimeControl::parse_clock("40/60").unwrap(),
+            TimeControl::Clock {
+                moves: Some(40),
+                base: Duration::from_secs(60),
+                increment: Duration::ZERO
+            }
+        );
+        for bad in ["", "x", "0/10", "10+", "-1", "0+0", "1e99"] {
+            assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Match statistics: Elo difference with its 95 % interval and the SPRT for two
+//! players; ranks and scores for four.
+
+use serde::{Deserialize, Serialize};
+
+/// Wins, draws and losses of the first engine against the second.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per game.
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+
+    pub fn draw_ratio(&self) -> f64 {
+        self.draws as f64 / self.games().max(1) as f64
+    }
+
+    /// The variance of one game's points.
+    fn variance(&self) -> f64 {
+        let n = self.games().max(1) as f64;
+        let s = self.score();
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)
+    }
+
+    /// The Elo difference and the half-width of its 95 % interval (logistic model,
+    /// normal approximation of the mean score). Infinite when every game was won or
+    /// lost.
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games().max(1) as f64;
+        let s = self.score();
+        let margin = 1.959_964 * (self.variance() / n).sqrt();
+        let low = elo_of_score(s - margin);
+        let high = elo_of_score(s + margin);
+        (elo_of_score(s), (high - low) / 2.0)
+    }
+}
+
+/// The Elo difference that gives the expected score `s`.
+pub fn elo_of_score(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// A sequential probability ratio test between Elo `elo0` (H0) and `elo1` (H1).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// What the SPRT says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// H1 accepted: the first engine is at least `elo1` stronger.
+    H1,
+    /// H0 accepted: it is not `elo1` stronger (at most `elo0`).
+    H0,
+    Continue,
+}
+
+impl Sprt {
+    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order, all four needed).
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let mut values = [None; 4];
+        let names = ["elo0", "elo1", "alpha", "beta"];
+        for word in text.split_whitespace() {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| format!("the SPRT takes name=value words, not {word:?}"))?;
+            let i = names
+                .iter()
+                .position(|n| *n == key)
+                .ok_or_else(|| format!("unknown SPRT setting {key:?} (elo0, elo1, alpha, beta)"))?;
+            values[i] = Some(
+                value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| format!("{key} takes a number, not {value:?}"))?,
+            );
+        }
+        let [Some(elo0), Some(elo1), Some(alpha), Some(beta)] = values else {
+            return Err("the SPRT needs elo0, elo1, alpha and beta".into());
+        };
+        if elo1 <= elo0 || !(0.0..0.5).contains(&alpha) || !(0.0..0.5).contains(&beta) {
+            return Err("the SPRT needs elo0 < elo1 and alpha, beta in (0, 0.5)".into());
+        }
+        if alpha <= 0.0 || beta <= 0.0 {
+            return Err("the SPRT needs alpha and beta above 0".into());
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The bounds of the log-likelihood ratio: below the first H0, above the second H1.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of the results (the generalised SPRT's normal
+    /// approximation on the trinomial model, as fishtest computes it).
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        let n = tally.games() as f64;
+        let variance = tally.variance();
+        if tally.games() == 0 || variance <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        let s = tally.score();
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
+    }
+
+    pub fn verdict(&self, tally: &Tally) -> Verdict {
+        let llr = self.llr(tally);
+        let (low, high) = self.bounds();
+        if llr >= high {
+            Verdict::H1
+        } else if llr <= low {
+            Verdict::H0
+        } else {
+            Verdict::Continue
+        }
+    }
+}
+
+/// One engine's results in four-player games.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Standing {
+    pub games: u32,
+    /// Sum of places (1 best; players sharing places get their average).
+    pub rank_sum: f64,
+    /// Sum of the game's scores (games ended by the rules).
+    pub score_sum: f64,
+    pub scored_games: u32,
+    pub first_places: u32,
+    /// Per seat: games and sum of places.
+    pub seats: Vec<(u32, f64)>,
+}
+
+impl Standing {
+    pub fn average_rank(&self) -> f64 {
+        self.rank_sum / self.games.max(1) as f64
+    }
+    pub fn average_score(&self) -> f64 {
+        self.score_sum / self.scored_games.max(1) as f64
+    }
+}
+
+/// Places from scores (higher better): tied players share the average of their places.
+pub fn places(scores: &[f64]) -> Vec<f64> {
+    scores
+        .iter()
+        .map(|&s| {
+            let better = scores.iter().filter(|&&o| o > s).count();
+            let equal = scores.iter().filter(|&&o| o == s).count();
+            better as f64 + (equal as f64 + 1.0) / 2.0
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_its_interval() {
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        let (elo, margin) = even.elo();
+        assert!(elo.abs() < 1e-9);
+        // 20 games at 50 %: +-1.96 * 0.5 / sqrt(20) in score, about 160 Elo.
+        assert!((margin - 160.0).abs() < 10.0, "{margin}");
+        let strong = Tally {
+            wins: 75,
+            draws: 0,
+            losses: 25,
+        };
+        assert!((strong.elo().0 - 190.85).abs() < 0.1);
+        assert_eq!(strong.draw_ratio(), 0.0);
+    }
+
+    #[test]
+    fn sprt_decides_both_ways_and_waits_in_between() {
+        let sprt = Sprt::parse("elo0=0 elo1=50 alpha=0.05 beta=0.05").unwrap();
+        let (low, high) = sprt.bounds();
+        assert!((high - 2.944).abs() < 0.01 && (low + 2.944).abs() < 0.01);
+        let crushing = Tally {
+            wins: 30,
+            draws: 2,
+            losses: 2,
+        };
+        assert_eq!(sprt.verdict(&crushing), Verdict::H1);
+        let losing = Tally {
+            wins: 5,
+            draws: 10,
+            losses: 25,
+        };
+        assert_eq!(sprt.verdict(&losing), Verdict::H0);
+        let early = Tally {
+            wins: 2,
+            draws: 1,
+            losses: 1,
+        };
+        assert_eq!(sprt.verdict(&early), Verdict::Continue);
+        assert!(Sprt::parse("elo0=5 elo1=0 alpha=0.05 beta=0.05").is_err());
+        assert!(Sprt::parse("elo0=0 elo1=5").is_err());
+        assert!(Sprt::parse("elo0=0 elo1=5 alpha=0.05 beta=0.05 gamma=1").is_err());
+    }
+
+    #[test]
+    fn shared_places() {
+        assert_eq!(places(&[3.0, 1.0, 3.0, 0.0]), vec![1.5, 3.0, 1.5, 4.0]);
+        assert_eq!(places(&[0.0; 4]), vec![2.5; 4]);
+    }
+}

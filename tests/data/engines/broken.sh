@@ -1,0 +1,21 @@
+#!/bin/sh
+# A deliberately broken engine for the match tests. It answers the native protocol's
+# set-up requests, then on `go` misbehaves as its first argument says:
+#   illegal  answers a move that is never legal;
+#   exits    exits;
+#   silent   never answers;
+#   garbage  answers a line that is not a move.
+mode=$1
+while IFS= read -r line; do
+  case "$line" in
+    go*)
+      case "$mode" in
+        illegal) printf '=\n\nbestmove z9z9\n' ;;
+        exits) exit 3 ;;
+        silent) exec sleep 3600 ;;
+        garbage) printf '=\n\nhello there\nbestmove\n' ;;
+      esac ;;
+    quit*) exit 0 ;;
+    *) printf '=\n\n' ;;
+  esac
+done

@@ -1,0 +1,339 @@
+//! `ludus match` with real engine processes: short matches in every game, broken
+//! engines that lose exactly the games they break, the SPRT, and resuming.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::CommandCargoExt;
+use serde_json::Value;
+
+fn ludus_path() -> String {
+    env!("CARGO_BIN_EXE_ludus").to_string()
+}
+
+fn data(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(path)
+        .display()
+        .to_string()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("matches");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Runs `ludus match` with `args` and a summary file; returns stdout and the summary.
+fn run_match(args: &[&str], name: &str) -> (String, Value) {
+    let summary = scratch(&format!("{name}.json"));
+    let out = Command::cargo_bin("ludus")
+        .unwrap()
+        .arg("match")
+        .args(args)
+        .arg("--summary")
+        .arg(&summary)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    (stdout, json)
+}
+
+fn tally(json: &Value) -> (u64, u64, u64) {
+    let t = &json["tally"];
+    (
+        t["wins"].as_u64().unwrap(),
+        t["draws"].as_u64().unwrap(),
+        t["losses"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn a_senamukha_match_with_colours_swapped_and_records_that_replay() {
+    let records = scratch("senamukha.pgn");
+    let ludus = ludus_path();
+    let (stdout, json) = run_match(
+        &[
+            "--game",
+            "senamukha",
+            "--engine",
+            &format!("cmd={ludus} name=first"),
+            "--engine",
+            &format!("cmd={ludus} name=second"),
+            "--nodes",
+            "3000",
+            "--games",
+            "2",
+            "--max-moves",
+            "80",
+            "--records",
+            records.to_str().unwrap(),
+        ],
+        "senamukha",
+    );
+    let (w, d, l) = tally(&json);
+    assert_eq!(w + d + l, 2, "{stdout}");
+    let games = json["games"].as_array().unwrap();
+    assert_eq!(games[0]["seats"], serde_json::json!([0, 1]));
+    assert_eq!(games[1]["seats"], serde_json::json!([1, 0]));
+    assert!(
+        stdout.contains("game 1 of 2: first (white) vs second (black)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Elo difference"), "{stdout}");
+    // Every record replays with ludus's own reader to the same number of moves.
+    let text = std::fs::read_to_string(&records).unwrap();
+    let pgns: Vec<String> = text
+        .split("[Event ")
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| format!("[Event {g}"))
+        .collect();
+    assert_eq!(pgns.len(), 2);
+    for (pgn, game) in pgns.iter().zip(games) {
+        assert!(pgn.contains("[Variant \"senamukha\"]"));
+        let replay = ludus::record::replay(
+            <ludus::games::senamukha::Position as ludus::game::Game>::start(),
+            pgn,
+        )
+        .unwrap();
+        assert_eq!(replay.moves.len(), game["moves"].as_array().unwrap().len());
+    }
+}
+
+#[test]
+fn a_mangala_match_from_openings() {
+    let ludus = ludus_path();
+    let openings = data("mangala/openings.txt");
+    let (_, json) = run_match(
+        &[
+            "--game",
+            "mangala",
+            "--engine",
+            &ludus,
+            "--engine",
+            &ludus,
+            "--depth",
+            "3",
+            "--games",
+            "4",
+            "--openings",
+            &openings,
+            "--concurrency",
+            "2",
+        ],
+        "mangala",
+    );
+    let (w, d, l) = tally(&json);
+    assert_eq!(w + d + l, 4);
+    let games = json["games"].as_array().unwrap();
+    // Openings 1 and 2, each with both colours; every game starts with its opening.
+    let mut openings_used: Vec<u64> = games
+        .iter()
+        .map(|g| g["opening"].as_u64().unwrap())
+        .collect();
+    openings_used.sort();
+    assert_eq!(openings_used, vec![0, 0, 1, 1]);
+    for g in games {
+        let first = g["moves"][0].as_str().unwrap();
+        assert_eq!(first, "A");
+        assert_eq!(g["ending"], "rules");
+    }
+}
+
+#[test]
+fn a_mentula_match_puts_every_engine_in_every_seat() {
+    let ludus = ludus_path();
+    let (stdout, json) = run_match(
+        &[
+            "--game", "mentula", "--engine", &ludus, "--engine", &ludus, "--engine", &ludus,
+            "--engine", &ludus, "--nodes", "1500", "--games", "4",
+        ],
+        "mentula",
+    );
+    let games = json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4);
+    for seat in 0..4 {
+        let mut engines: Vec<u64> = games
+            .iter()
+            .map(|g| g["seats"][seat].as_u64().unwrap())
+            .collect();
+        engines.sort();
+        assert_eq!(engines, vec![0, 1, 2, 3]);
+    }
+    // Places of a game always add up to 1 + 2 + 3 + 4.
+    for g in games {
+        let sum: f64 = g["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_f64().unwrap())
+            .sum();
+        assert!((sum - 10.0).abs() < 1e-9, "{g}");
+    }
+    let standings = json["standings"].as_array().unwrap();
+    assert!(standings.iter().all(|s| s["games"] == 4));
+    assert!(stdout.contains("avg place"), "{stdout}");
+}
+
+#[test]
+fn broken_engines_lose_exactly_the_games_they_break() {
+    let ludus = ludus_path();
+    let broken = data("engines/broken.sh");
+    for (mode, reason) in [
+        ("illegal", "illegal move \"z9z9\""),
+        ("exits", "crashed: exited"),
+        ("silent", "lost on time"),
+        ("garbage", "malformed reply: \"bestmove\""),
+    ] {
+        let (stdout, json) = run_match(
+            &[
+                "--engine",
+                &format!("cmd=\"{broken} {mode}\" name={mode}"),
+                "--engine",
+                &format!("cmd={ludus} name=ludus"),
+                "--tc",
+                "1+0.05",
+                "--margin",
+                "50",
+                "--games",
+                "2",
+            ],
+            &format!("broken-{mode}"),
+        );
+        assert_eq!(tally(&json), (0, 0, 2), "{mode}: {stdout}");
+        for g in json["games"].as_array().unwrap() {
+            let seat = g["forfeit"].as_u64().expect("a forfeit") as usize;
+            assert_eq!(g["seats"][seat], 0, "{mode}: the broken engine forfeits");
+            assert!(
+                g["reason"].as_str().unwrap().contains(reason),
+                "{mode}: {}",
+                g["reason"]
+            );
+        }
+        assert_eq!(json["forfeits"], serde_json::json!([2, 0]), "{mode}");
+    }
+}
+
+#[test]
+fn a_broken_engine_in_four_player_games_takes_the_last_place_alone() {
+    let ludus = ludus_path();
+    let broken = data("engines/broken.sh");
+    let (_, json) = run_match(
+        &[
+            "--game",
+            "mentula",
+            "--engine",
+            &format!("cmd=\"{broken} exits\" name=broken"),
+            "--engine",
+            &ludus,
+            "--engine",
+            &ludus,
+            "--engine",
+            &ludus,
+            "--nodes",
+            "1000",
+            "--games",
+            "4",
+        ],
+        "broken-mentula",
+    );
+    for g in json["games"].as_array().unwrap() {
+        let seat = g["forfeit"].as_u64().unwrap() as usize;
+        assert_eq!(g["seats"][seat], 0);
+        let places: Vec<f64> = g["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_f64().unwrap())
+            .collect();
+        for (s, p) in places.iter().enumerate() {
+            assert_eq!(*p, if s == seat { 4.0 } else { 2.0 }, "{g}");
+        }
+    }
+}
+
+#[test]
+fn the_sprt_stops_a_match_between_deep_and_shallow() {
+    let ludus = ludus_path();
+    let (stdout, json) = run_match(
+        &[
+            "--game",
+            "mangala",
+            "--engine",
+            &format!("cmd={ludus} name=deep depth=7"),
+            "--engine",
+            &format!("cmd={ludus} name=shallow depth=1"),
+            "--depth",
+            "1",
+            "--games",
+            "72",
+            "--openings",
+            &data("mangala/openings.txt"),
+            "--sprt",
+            "elo0=0 elo1=100 alpha=0.05 beta=0.05",
+        ],
+        "sprt",
+    );
+    assert_eq!(json["sprt"]["verdict"], "H1", "{stdout}");
+    let played = json["games_played"].as_u64().unwrap();
+    assert!(played < 72, "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+}
+
+#[test]
+fn an_interrupted_match_resumes_from_its_state_file() {
+    let ludus = ludus_path();
+    let state = scratch("state.json");
+    let args = |games: &str| -> Vec<String> {
+        [
+            "--game", "mangala", "--engine", &ludus, "--engine", &ludus, "--depth", "2", "--games",
+            games, "--state",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([state.display().to_string()])
+        .collect()
+    };
+    let run = |args: &[String]| {
+        let out = Command::cargo_bin("ludus")
+            .unwrap()
+            .arg("match")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+        )
+    };
+    let (ok, first) = run(&args("2"));
+    assert!(ok, "{first}");
+    // Cut the state back to one game, as if the match had been interrupted.
+    let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    saved["results"].as_array_mut().unwrap().truncate(1);
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let (ok, second) = run(&args("2"));
+    assert!(ok, "{second}");
+    assert!(
+        second.contains("resuming: 1 games already played"),
+        "{second}"
+    );
+    assert_eq!(
+        second.lines().filter(|l| l.starts_with("game ")).count(),
+        1,
+        "{second}"
+    );
+    // Another match refuses the state file.
+    let (ok, third) = run(&args("4"));
+    assert!(!ok, "{third}");
+}
