@@ -213,6 +213,16 @@ fn uci_serves_mangala_and_a_quit_during_a_search() {
             .line()
             .starts_with("info string variant mangala files 6 ranks 2")
     );
+    // A big hash table is taken at isready, not in the time of the first move.
+    engine.send("setoption name Hash value 1024");
+    engine.send("isready");
+    assert_eq!(engine.line(), "readyok");
+    let started = Instant::now();
+    engine.send("go movetime 100");
+    bestmove(&mut engine);
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(400), "{took:?}");
+    engine.send("setoption name Hash value 16");
     engine.send("setoption name Endgame Counters value 0");
     engine.send("setoption name ply-limit value 300");
     engine.send("setoption name castling value on");

@@ -337,3 +337,28 @@ fn an_interrupted_match_resumes_from_its_state_file() {
     let (ok, third) = run(&args("4"));
     assert!(!ok, "{third}");
 }
+
+#[test]
+fn engines_speaking_uci_and_ugi_play_a_match() {
+    let ludus = ludus_path();
+    let (stdout, json) = run_match(
+        &[
+            "--game",
+            "senamukha",
+            "--engine",
+            &format!("cmd={ludus} proto=uci name=uci option.Hash=8"),
+            "--engine",
+            &format!("cmd={ludus} proto=ugi name=ugi"),
+            "--tc",
+            "2+0.02",
+            "--games",
+            "2",
+            "--max-moves",
+            "30",
+        ],
+        "dialects",
+    );
+    let (w, d, l) = tally(&json);
+    assert_eq!(w + d + l, 2, "{stdout}");
+    assert_eq!(json["forfeits"], serde_json::json!([0, 0]), "{stdout}");
+}

@@ -194,7 +194,8 @@ impl Session {
         if !analysis && (self.force || self.worker.table().mover() != self.engine_side) {
             return;
         }
-        let limits = if analysis {
+        let received = std::time::Instant::now();
+        let mut limits = if analysis {
             Limits {
                 infinite: true,
                 ..Limits::default()
@@ -202,6 +203,7 @@ impl Session {
         } else {
             self.limits()
         };
+        limits.received = Some(received);
         if let Err(e) = self.worker.prepare_search() {
             self.error("go", &e);
             return;

@@ -296,6 +296,7 @@ impl Daemon {
         let mover = self.table().to_move();
         let mut limits = Limits {
             move_overhead: self.move_overhead,
+            received: Some(std::time::Instant::now()),
             ..Limits::default()
         };
         let mut clock = Clock::default();

@@ -132,7 +132,8 @@ where
         self.start = start.clone();
         self.position = start;
         self.moves.clear();
-        self.new_engine();
+        // The tables are cleared, not made anew: their memory stays taken.
+        G::clear(&mut self.engine);
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {

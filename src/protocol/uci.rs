@@ -259,7 +259,8 @@ impl Session {
             });
             return Ok(());
         }
-        let limits = self.limits(args)?;
+        let mut limits = self.limits(args)?;
+        limits.received = Some(std::time::Instant::now());
         self.worker.prepare_search()?;
         self.infinite = limits.infinite;
         let out = self.out.clone();
@@ -317,6 +318,13 @@ impl Session {
                 Ok(())
             }
             "isready" => {
+                // The next search's memory is taken now, as a client expects of
+                // isready, not in the time of its first move.
+                if !self.worker.busy()
+                    && let Err(e) = self.worker.prepare_search()
+                {
+                    self.error(&e);
+                }
                 self.out.line("readyok");
                 Ok(())
             }

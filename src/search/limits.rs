@@ -30,6 +30,10 @@ pub struct Limits {
     pub move_overhead: Duration,
     /// Set from outside to stop the search; it is polled every few hundred nodes.
     pub stop: Option<Arc<AtomicBool>>,
+    /// When the request arrived: time limits count from here, so that whatever comes
+    /// before the search itself (taking the hash table's memory) is counted too.
+    /// `None`: from the start of the search.
+    pub received: Option<Instant>,
 }
 
 /// The deepest iteration any search starts.
@@ -64,7 +68,7 @@ pub(crate) struct Budget {
 
 impl Budget {
     pub(crate) fn new(limits: &Limits) -> Budget {
-        let started = Instant::now();
+        let started = limits.received.unwrap_or_else(Instant::now);
         let mut soft = None;
         let mut hard = None;
         if !limits.infinite {

@@ -144,6 +144,8 @@ pub trait Searchable: crate::game::Game {
     /// Waits until what the engine builds in the background for `position` (an
     /// endgame table) is ready, so that the next search is reproducible.
     fn wait_until_ready(_engine: &mut Self::Engine, _position: &Self) {}
+    /// Forgets what earlier searches learnt (a new game), keeping the memory taken.
+    fn clear(_engine: &mut Self::Engine) {}
     /// Takes the memory the next search needs, before it starts.
     fn prepare(_engine: &mut Self::Engine) -> Result<(), String> {
         Ok(())
@@ -166,6 +168,9 @@ macro_rules! two_player_searchable {
             }
             fn prepare(engine: &mut Self::Engine) -> Result<(), String> {
                 engine.prepare()
+            }
+            fn clear(engine: &mut Self::Engine) {
+                engine.clear()
             }
             fn think(
                 engine: &mut Self::Engine,

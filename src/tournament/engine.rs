@@ -247,7 +247,15 @@ impl Engine {
                 wait.as_millis()
             ))),
             Err(RecvTimeoutError::Disconnected) => {
-                let status = self.child.try_wait().ok().flatten();
+                // The output closes an instant before the exit can be seen.
+                let mut status = None;
+                for _ in 0..40 {
+                    status = self.child.try_wait().ok().flatten();
+                    if status.is_some() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
                 Err(Failure::Crashed(match status {
                     Some(s) => format!("exited ({s}) while {waiting_for} was awaited"),
                     None => format!("closed its output while {waiting_for} was awaited"),

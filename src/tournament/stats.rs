@@ -46,7 +46,8 @@ impl Tally {
         let margin = 1.959_964 * (self.variance() / n).sqrt();
         let low = elo_of_score(s - margin);
         let high = elo_of_score(s + margin);
-        (elo_of_score(s), (high - low) / 2.0)
+        // `+ 0.0` turns -0.0 into 0.0.
+        (elo_of_score(s) + 0.0, (high - low) / 2.0)
     }
 }
 

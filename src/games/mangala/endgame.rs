@@ -350,10 +350,8 @@ pub fn shared(counters: usize, skip_origin: bool, wait: bool) -> Option<Arc<Tabl
     let key = (counters.min(MAX_COUNTERS), skip_origin);
     let mut reg = registry();
     reg.wanted = Some(key);
-    if let Some((k, table)) = &reg.ready
-        && *k == key
-    {
-        return Some(table.clone());
+    if let Some(table) = ready_in(&reg, key) {
+        return Some(table);
     }
     if !reg.building.contains(&key) {
         reg.building.push(key);
@@ -393,6 +391,18 @@ pub fn shared(counters: usize, skip_origin: bool, wait: bool) -> Option<Arc<Tabl
             return None;
         }
         reg = BUILT.wait(reg).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// The shared table if it is built, without asking for a build.
+pub fn built(counters: usize, skip_origin: bool) -> Option<Arc<Table>> {
+    ready_in(&registry(), (counters.min(MAX_COUNTERS), skip_origin))
+}
+
+fn ready_in(reg: &Registry, key: (usize, bool)) -> Option<Arc<Table>> {
+    match &reg.ready {
+        Some((k, table)) if *k == key => Some(table.clone()),
+        _ => None,
     }
 }
 

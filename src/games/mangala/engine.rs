@@ -1,8 +1,9 @@
 //! The Mangala II engine: alpha-beta with the endgame tables.
 //!
-//! The tables are shared by the process and built in the background the first time an
-//! engine asks for them (option `Endgame Counters`, the most counters on the board they
-//! cover). Until they are ready the search runs without them. With the tables, a root
+//! The tables are shared by the process and built in the background when a search
+//! first nears the endgame (option `Endgame Counters`, the most counters on the board
+//! they cover; the build starts at twice that many). Until they are ready the search
+//! runs without them. With the tables, a root
 //! position they cover is played from them at once (perfect play, see `endgame`), and
 //! inside the search every covered position is a leaf with its proven value.
 
@@ -41,9 +42,18 @@ thread_local! {
     static TABLE: RefCell<Option<Arc<Table>>> = const { RefCell::new(None) };
 }
 
-/// The table usable for `position`, if it is built.
+/// The table usable for `position`, if it is built. Its build is asked for only once
+/// the game nears the endgame (at most twice the covered counters on the board), so
+/// that an engine in a match does not spend a core on it in games that never get there;
+/// `wait` asks for it at once and waits.
 fn usable_table(engine: &Engine, position: &Position, wait: bool) -> Option<Arc<Table>> {
-    endgame::shared(engine.endgame_counters, position.rules().skip_origin, wait)
+    let (counters, skip) = (engine.endgame_counters, position.rules().skip_origin);
+    let on_board: usize = position.pits().iter().map(|&c| c as usize).sum();
+    if wait || on_board <= 2 * counters {
+        endgame::shared(counters, skip, wait)
+    } else {
+        endgame::built(counters, skip)
+    }
 }
 
 /// The value of a proven net gain `margin` (final totals, mover's view): wins above
@@ -114,6 +124,10 @@ impl Searchable for Position {
 
     fn prepare(engine: &mut Engine) -> Result<(), String> {
         engine.searcher.prepare()
+    }
+
+    fn clear(engine: &mut Engine) {
+        engine.searcher.clear()
     }
 
     fn set_engine_option(engine: &mut Engine, name: &str, value: u32) -> Result<(), String> {
