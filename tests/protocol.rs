@@ -239,6 +239,19 @@ fn options_and_rules() {
     );
     d.ask_one("game mangala");
     assert_eq!(d.ask_one("setoption name skip-origin value on"), "=");
+    d.ask_one("game mentula");
+    assert!(
+        d.ask("list_options")
+            .iter()
+            .any(|l| l
+                == "option name Algorithm type combo default brs var brs var paranoid var mcts")
+    );
+    assert_eq!(d.ask_one("setoption name algorithm value MCTS"), "=");
+    assert_eq!(
+        d.ask_one("setoption name Algorithm value alphabeta"),
+        "? Algorithm takes brs, paranoid, mcts, not \"alphabeta\""
+    );
+    d.ask_one("game mangala");
     assert!(
         d.ask("list_options")
             .iter()

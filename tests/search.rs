@@ -217,11 +217,12 @@ fn mentula_captures_and_escapes() {
 }
 
 #[test]
-fn both_mentula_searches_answer() {
+fn every_mentula_search_takes_the_capture() {
     use ludus::search::multi_player::{Algorithm, Searcher};
-    for algorithm in [Algorithm::BestReply, Algorithm::Paranoid] {
+    for algorithm in Algorithm::ALL {
         let mut searcher = Searcher::new(algorithm);
         let mut position = mentula::Position::from_fen("8/8/8/8/8/4R3/2W5/W6R w 0 1").unwrap();
+        // Monte Carlo: depth 3 stands for 3,000 iterations.
         let result = searcher.search(&mut position, &depth(3), |_| {});
         let mv = result.best_move.unwrap();
         assert_eq!(
@@ -230,6 +231,25 @@ fn both_mentula_searches_answer() {
             "{algorithm:?}"
         );
     }
+}
+
+#[test]
+fn monte_carlo_escapes_the_threat() {
+    use ludus::search::multi_player::{Algorithm, Searcher};
+    // Red threatens c3 (e3 over d3); c3 escapes to a1.
+    let mut searcher = Searcher::new(Algorithm::MonteCarlo);
+    let mut position = mentula::Position::from_fen("8/8/8/8/8/2WRR3/1W6/8 w 0 1").unwrap();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let result = searcher.search(&mut position, &limits, |_| {});
+    let mv = result.best_move.unwrap();
+    assert_eq!(
+        position.format_move(mv, mentula::Notation::Full),
+        "c3-b2-a1"
+    );
+    assert_eq!(result.info.nodes, 20_000);
 }
 
 #[test]

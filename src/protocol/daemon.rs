@@ -249,10 +249,7 @@ impl Daemon {
             ),
         ];
         for option in self.table().engine_options() {
-            lines.push(format!(
-                "option name {} type spin default {} min {} max {}",
-                option.name, option.default, option.min, option.max
-            ));
+            lines.push(option.listing());
         }
         for option in self.table().rule_options() {
             lines.push(format!(

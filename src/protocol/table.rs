@@ -268,16 +268,7 @@ where
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| format!("{} has no engine option {name:?}", G::NAME))?;
-        let number = value
-            .parse::<u32>()
-            .ok()
-            .filter(|v| (option.min..=option.max).contains(v))
-            .ok_or_else(|| {
-                format!(
-                    "{} takes {} to {}, not {value:?}",
-                    option.name, option.min, option.max
-                )
-            })?;
+        let number = option.parse(value)?;
         G::set_engine_option(&mut self.engine, option.name, number)?;
         self.engine_settings.retain(|(n, _)| *n != option.name);
         self.engine_settings.push((option.name, number));

@@ -100,10 +100,7 @@ impl Session {
             for o in table.engine_options() {
                 if !seen.contains(&o.name) {
                     seen.push(o.name);
-                    out.line(&format!(
-                        "option name {} type spin default {} min {} max {}",
-                        o.name, o.default, o.min, o.max
-                    ));
+                    out.line(&o.listing());
                 }
             }
             for o in table.rule_options() {

@@ -2,6 +2,7 @@
 //! Mentula, and what they share (limits, the stop flag, reports).
 
 pub mod limits;
+pub mod mcts;
 pub mod multi_player;
 pub mod tt;
 pub mod two_player;
@@ -113,15 +114,73 @@ pub struct SearchResult<M> {
     pub info: Info,
 }
 
-/// A numeric option of one game's engine (beside Hash and Move Overhead, which all
-/// engines have).
+/// An option of one game's engine (beside Hash and Move Overhead, which all engines
+/// have): a number from `min` to `max`, or, when `values` are given, one of them (the
+/// number is then its index).
 #[derive(Clone, Copy, Debug)]
 pub struct EngineOption {
     pub name: &'static str,
     pub default: u32,
     pub min: u32,
     pub max: u32,
+    pub values: &'static [&'static str],
 }
+
+impl EngineOption {
+    /// The `option name ...` line that lists it (UCI style).
+    pub fn listing(&self) -> String {
+        if self.values.is_empty() {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                self.name, self.default, self.min, self.max
+            )
+        } else {
+            format!(
+                "option name {} type combo default {} var {}",
+                self.name,
+                self.values[self.default as usize],
+                self.values.join(" var ")
+            )
+        }
+    }
+
+    /// Reads a value: a number in range, or one of the values by name.
+    pub fn parse(&self, value: &str) -> Result<u32, String> {
+        if self.values.is_empty() {
+            value
+                .parse::<u32>()
+                .ok()
+                .filter(|v| (self.min..=self.max).contains(v))
+                .ok_or_else(|| {
+                    format!(
+                        "{} takes {} to {}, not {value:?}",
+                        self.name, self.min, self.max
+                    )
+                })
+        } else {
+            self.values
+                .iter()
+                .position(|v| v.eq_ignore_ascii_case(value.trim()))
+                .map(|i| i as u32)
+                .ok_or_else(|| {
+                    format!(
+                        "{} takes {}, not {value:?}",
+                        self.name,
+                        self.values.join(", ")
+                    )
+                })
+        }
+    }
+}
+
+/// Mentula's choice of search.
+pub const ALGORITHM: EngineOption = EngineOption {
+    name: "Algorithm",
+    default: 0,
+    min: 0,
+    max: 2,
+    values: &["brs", "paranoid", "mcts"],
+};
 
 /// A game the engine can search, whatever search serves it: alpha-beta for the
 /// two-player games, a multi-player search for Mentula.
@@ -188,8 +247,18 @@ two_player_searchable!(crate::games::senamukha::Position);
 
 impl Searchable for crate::games::mentula::Position {
     type Engine = multi_player::Searcher;
+    const ENGINE_OPTIONS: &'static [EngineOption] = &[ALGORITHM];
     fn engine(_hash_mib: usize) -> Self::Engine {
         multi_player::Searcher::new(multi_player::Algorithm::BestReply)
+    }
+    fn set_engine_option(engine: &mut Self::Engine, name: &str, value: u32) -> Result<(), String> {
+        if !name.eq_ignore_ascii_case(ALGORITHM.name) {
+            return Err(format!("mentula has no engine option {name:?}"));
+        }
+        engine.algorithm = *multi_player::Algorithm::ALL
+            .get(value as usize)
+            .ok_or_else(|| format!("no algorithm number {value}"))?;
+        Ok(())
     }
     fn think(
         engine: &mut Self::Engine,

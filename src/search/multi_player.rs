@@ -1,5 +1,6 @@
-//! Searches for more than two players (Mentula): paranoid alpha-beta and Best-Reply
-//! Search (BRS+, Esser et al. 2014) behind one interface.
+//! Searches for more than two players (Mentula): paranoid alpha-beta, Best-Reply
+//! Search (BRS+, Esser et al. 2014) and Monte Carlo tree search with max^n backups
+//! (in `mcts`) behind one interface.
 //!
 //! Both search for the root player R and score positions by one number for R: R's
 //! evaluation minus the best opponent's, so R aims to lead the ranking.
@@ -27,13 +28,22 @@ pub trait MultiPlayerGame: Game {
 pub enum Algorithm {
     BestReply,
     Paranoid,
+    MonteCarlo,
 }
 
 impl Algorithm {
+    /// In the order of the engine option's values.
+    pub const ALL: [Algorithm; 3] = [
+        Algorithm::BestReply,
+        Algorithm::Paranoid,
+        Algorithm::MonteCarlo,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::BestReply => "brs",
             Algorithm::Paranoid => "paranoid",
+            Algorithm::MonteCarlo => "mcts",
         }
     }
 }
@@ -73,6 +83,9 @@ impl Searcher {
         limits: &Limits,
         mut report: impl FnMut(&Info),
     ) -> SearchResult<G::Move> {
+        if self.algorithm == Algorithm::MonteCarlo {
+            return super::mcts::search(position, limits, &mut report);
+        }
         let budget = Budget::new(limits);
         self.nodes = 0;
         self.stopped = false;
@@ -188,7 +201,8 @@ impl Searcher {
                 Algorithm::Paranoid => {
                     self.paranoid_min(position, depth, alpha, beta, root, budget)
                 }
-                Algorithm::BestReply => self
+                // Not searched here (see `search`); BRS+ stands in.
+                Algorithm::BestReply | Algorithm::MonteCarlo => self
                     .best_reply_min(position, depth, alpha, beta, root, false, budget)
                     .unwrap_or_else(|| {
                         let values = position.evaluate_all();

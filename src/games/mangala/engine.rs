@@ -30,6 +30,7 @@ pub const ENDGAME_COUNTERS: EngineOption = EngineOption {
     default: 14,
     min: 0,
     max: 22,
+    values: &[],
 };
 
 pub struct Engine {

@@ -1,0 +1,265 @@
+//! Monte Carlo tree search with max^n backups, for more than two players (Mentula).
+//!
+//! Every node keeps, for every player, the sum of the rewards that passed through it;
+//! the player to move at a node chooses among its children by UCT on its own
+//! component (max^n), so each player is assumed to pursue its own result, not to gang
+//! up on the root. A simulation plays a few random moves and then evaluates: rewards
+//! in [0, 1] per player from the evaluation (a logistic of each player's lead over the
+//! others' mean), or the game's own result when it ends (1 for the winner, 1/n each for
+//! a shared place). The move played is the root's most visited child.
+
+use super::limits::{Budget, Limits};
+use super::multi_player::MultiPlayerGame;
+use super::{Info, Score, SearchResult, Value};
+
+/// The exploration constant of UCT.
+const EXPLORATION: f64 = 0.6;
+/// Random moves of a simulation before the evaluation.
+const PLAYOUT_PLIES: usize = 6;
+/// Evaluation points per unit of the logistic.
+const SCALE: f64 = 150.0;
+/// Iterations a `depth` limit stands for: `depth * ITERATIONS_PER_DEPTH`.
+pub const ITERATIONS_PER_DEPTH: u64 = 1_000;
+/// The most nodes the tree keeps; beyond it the search stops growing the tree.
+const MAX_NODES: usize = 4_000_000;
+
+struct Node<M> {
+    /// The move that leads here (none at the root).
+    mv: Option<M>,
+    children: Vec<u32>,
+    /// Moves not yet expanded.
+    untried: Vec<M>,
+    visits: u32,
+    /// Per player: the sum of rewards.
+    rewards: Vec<f64>,
+    /// The player to move here (who chooses among the children).
+    mover: usize,
+}
+
+/// A small deterministic generator: searches are reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        let (state, value) = crate::game::splitmix64(self.0);
+        self.0 = state;
+        (value % n as u64) as usize
+    }
+}
+
+/// The rewards of a position for every player, in [0, 1].
+fn rewards<G: MultiPlayerGame>(position: &G) -> Vec<f64> {
+    let players = G::PLAYERS.len();
+    if let Some(outcome) = position.outcome() {
+        let leaders = outcome.leaders();
+        return (0..players)
+            .map(|p| {
+                if leaders.contains(&p) {
+                    1.0 / leaders.len() as f64
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+    }
+    let values = position.evaluate_all();
+    let total: Value = values.iter().sum();
+    (0..players)
+        .map(|p| {
+            let others = (total - values[p]) as f64 / (players - 1) as f64;
+            1.0 / (1.0 + (-(values[p] as f64 - others) / SCALE).exp())
+        })
+        .collect()
+}
+
+/// Searches `position` for the player to move.
+pub fn search<G: MultiPlayerGame>(
+    position: &mut G,
+    limits: &Limits,
+    report: &mut dyn FnMut(&Info),
+) -> SearchResult<G::Move> {
+    let mut limits = limits.clone();
+    // A depth limit becomes an iteration limit; the budget's depth is then not used.
+    if let Some(depth) = limits.depth.take() {
+        let iterations = depth as u64 * ITERATIONS_PER_DEPTH;
+        limits.nodes = Some(limits.nodes.map_or(iterations, |n| n.min(iterations)));
+    }
+    let budget = Budget::new(&limits);
+    let players = G::PLAYERS.len();
+    let canonical = G::NOTATIONS[0].1;
+    let mut rng = Rng(0x5eed_1234_abcd_0001 ^ position.hash());
+    let mut root_moves = Vec::new();
+    position.legal_moves(&mut root_moves);
+    // Untried moves are taken from the end: the most promising (captures) first.
+    root_moves.sort_by_cached_key(|&m| position.order_key(m));
+    let mut tree: Vec<Node<G::Move>> = vec![Node {
+        mv: None,
+        children: Vec::new(),
+        untried: root_moves.clone(),
+        visits: 0,
+        rewards: vec![0.0; players],
+        mover: position.to_move(),
+    }];
+    let mut iterations: u64 = 0;
+    let mut deepest = 0;
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut moves = Vec::with_capacity(16);
+    let mut info = Info {
+        depth: 0,
+        seldepth: 0,
+        scores: vec![Score::Centi(0); players],
+        nodes: 0,
+        time_ms: 0,
+        pv: root_moves
+            .last()
+            .map(|&m| position.format_move(m, canonical))
+            .into_iter()
+            .collect(),
+    };
+    let mut next_report = 4_096;
+    let searching = position.outcome().is_none() && (root_moves.len() > 1 || budget.is_infinite());
+    while searching && !budget.must_stop(iterations) {
+        iterations += 1;
+        // Selection: down through fully expanded nodes.
+        path.clear();
+        path.push(0);
+        let mut node = 0usize;
+        while tree[node].untried.is_empty() && !tree[node].children.is_empty() {
+            let parent_log = (tree[node].visits.max(1) as f64).ln();
+            let mover = tree[node].mover;
+            let best = tree[node]
+                .children
+                .iter()
+                .copied()
+                .max_by(|&a, &b| {
+                    let uct = |c: u32| {
+                        let child = &tree[c as usize];
+                        let n = child.visits.max(1) as f64;
+                        child.rewards[mover] / n + EXPLORATION * (parent_log / n).sqrt()
+                    };
+                    uct(a).total_cmp(&uct(b))
+                })
+                .expect("children");
+            position.play(tree[best as usize].mv.expect("a child has a move"));
+            node = best as usize;
+            path.push(best);
+        }
+        // Expansion: one untried move.
+        if tree.len() < MAX_NODES
+            && let Some(mv) = tree[node].untried.pop()
+        {
+            position.play(mv);
+            position.legal_moves(&mut moves);
+            moves.sort_by_cached_key(|&m| position.order_key(m));
+            let child = Node {
+                mv: Some(mv),
+                children: Vec::new(),
+                untried: if position.outcome().is_some() {
+                    Vec::new()
+                } else {
+                    moves.clone()
+                },
+                visits: 0,
+                rewards: vec![0.0; players],
+                mover: position.to_move(),
+            };
+            let id = tree.len() as u32;
+            tree.push(child);
+            tree[node].children.push(id);
+            path.push(id);
+        }
+        deepest = deepest.max(path.len() - 1);
+        // Simulation: a few random moves, then the evaluation.
+        let mut played = 0;
+        while played < PLAYOUT_PLIES && position.outcome().is_none() {
+            position.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            position.play(moves[rng.below(moves.len())]);
+            played += 1;
+        }
+        let reward = rewards(position);
+        for _ in 0..played + path.len() - 1 {
+            position.undo();
+        }
+        // Backpropagation: every player's reward on every node of the path.
+        for &id in &path {
+            let n = &mut tree[id as usize];
+            n.visits += 1;
+            for (sum, r) in n.rewards.iter_mut().zip(&reward) {
+                *sum += r;
+            }
+        }
+        if iterations >= next_report {
+            next_report *= 2;
+            info = root_info(&tree, position, deepest, iterations, &budget);
+            report(&info);
+        }
+    }
+    if searching {
+        info = root_info(&tree, position, deepest, iterations, &budget);
+        report(&info);
+    }
+    budget.wait_if_infinite();
+    let best = tree[0]
+        .children
+        .iter()
+        .max_by_key(|&&c| tree[c as usize].visits)
+        .and_then(|&c| tree[c as usize].mv)
+        .or_else(|| root_moves.last().copied());
+    info.nodes = iterations;
+    info.time_ms = budget.elapsed_ms();
+    SearchResult {
+        best_move: best,
+        info,
+    }
+}
+
+/// The report: the most visited line and its expected rewards (per mille per player).
+fn root_info<G: MultiPlayerGame>(
+    tree: &[Node<G::Move>],
+    position: &G,
+    deepest: usize,
+    iterations: u64,
+    budget: &Budget,
+) -> Info {
+    let canonical = G::NOTATIONS[0].1;
+    let mut line = Vec::new();
+    let mut node = 0usize;
+    let mut p = position.clone();
+    while let Some(&child) = tree[node]
+        .children
+        .iter()
+        .max_by_key(|&&c| tree[c as usize].visits)
+    {
+        let mv = tree[child as usize].mv.expect("a child has a move");
+        line.push(p.format_move(mv, canonical));
+        p.play(mv);
+        node = child as usize;
+        if tree[node].visits < 8 {
+            break;
+        }
+    }
+    let best = tree[0]
+        .children
+        .iter()
+        .max_by_key(|&&c| tree[c as usize].visits)
+        .map(|&c| &tree[c as usize]);
+    let scores = match best {
+        Some(n) => n
+            .rewards
+            .iter()
+            .map(|r| Score::Centi((1000.0 * r / n.visits.max(1) as f64).round() as i32))
+            .collect(),
+        None => vec![Score::Centi(0); G::PLAYERS.len()],
+    };
+    Info {
+        depth: line.len() as u32,
+        seldepth: deepest as u32,
+        scores,
+        nodes: iterations,
+        time_ms: budget.elapsed_ms(),
+        pv: line,
+    }
+}
