@@ -299,6 +299,26 @@ fn ugi_plays_a_mangala_game_to_its_end_with_queries_like_cutegames() {
         position.play(parsed);
         moves.push(mv);
     }
+    // isready and stop during a search, from a position of the game played.
+    engine.send(&format!(
+        "position fen {start} moves {}",
+        moves[..4].join(" ")
+    ));
+    engine.send("go infinite");
+    engine.send("isready");
+    assert_eq!(
+        engine.until(|l| !l.starts_with("info ")).last().unwrap(),
+        "readyok"
+    );
+    engine.send("stop");
+    let mv = bestmove(&mut engine);
+    let mut early = mangala::Position::start();
+    for m in &moves[..4] {
+        let parsed = early.parse_move(m).unwrap();
+        early.play(parsed);
+    }
+    assert!(early.parse_move(&mv).is_ok(), "{mv}");
+    engine.send(&format!("position fen {start} moves {}", moves.join(" ")));
     if let Some(outcome) = position.outcome() {
         let expected = match outcome.winner() {
             Some(0) => "p1win",
