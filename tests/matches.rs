@@ -362,3 +362,22 @@ fn engines_speaking_uci_and_ugi_play_a_match() {
     assert_eq!(w + d + l, 2, "{stdout}");
     assert_eq!(json["forfeits"], serde_json::json!([0, 0]), "{stdout}");
 }
+
+#[test]
+fn an_engine_that_refuses_its_options_stops_the_match_before_it_starts() {
+    let out = Command::cargo_bin("ludus")
+        .unwrap()
+        .args(["match", "--game", "mangala", "--depth", "1", "--engine"])
+        .arg(format!("cmd={} option.Colour=blue", ludus_path()))
+        .arg("--engine")
+        .arg(ludus_path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("engine ludus-1: malformed reply: \"? unknown rule option \\\"Colour\\\""),
+        "{stderr}"
+    );
+}

@@ -462,9 +462,20 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
         read_opening::<G>(opening, &config.rules)
             .map_err(|e| format!("opening {opening:?}: {e}"))?;
     }
-    // An engine that cannot even start is a mistake in the command, not a loss.
+    // An engine that cannot start, or refuses its options, is a mistake in the
+    // command, not a loss: the match stops before the first game.
     for spec in &config.engines {
-        Engine::start(spec)?.quit();
+        let mut engine = Engine::start(spec)?;
+        engine.spec.options.extend(config.rules.iter().cloned());
+        let setup = engine.new_game(
+            G::NAME,
+            config
+                .settings
+                .stall
+                .max(std::time::Duration::from_secs(10)),
+        );
+        engine.quit();
+        setup.map_err(|failure| format!("engine {}: {failure}", spec.name))?;
     }
     // Resume from the state file when it belongs to this match.
     let mut results: Vec<GameSummary> = Vec::new();
