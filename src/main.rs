@@ -55,7 +55,7 @@ struct MatchArgs {
     #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
     tc: Option<String>,
     /// Fixed time per move in milliseconds.
-    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
     /// Fixed depth per move.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "nodes")]
@@ -73,10 +73,10 @@ struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     concurrency: u32,
     /// Milliseconds an engine may overrun its clock or movetime before it loses.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     margin: u64,
     /// With --depth or --nodes: milliseconds without an answer that count as a stall.
-    #[arg(long, default_value_t = 30_000)]
+    #[arg(long, default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     timeout: u64,
     /// A game still going after this many moves is adjudicated a draw (all players
     /// sharing the place).

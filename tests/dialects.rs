@@ -248,6 +248,39 @@ fn uci_serves_mangala_and_a_quit_during_a_search() {
             .unwrap(),
         &format!("Nodes searched: {expected}")
     );
+    // Commands during a search wait for it, while isready is answered at once.
+    engine.send("go movetime 1500");
+    engine.send("position startpos");
+    let started = Instant::now();
+    engine.send("isready");
+    assert_eq!(
+        engine.until(|l| !l.starts_with("info ")).last().unwrap(),
+        "readyok"
+    );
+    assert!(started.elapsed() < Duration::from_millis(500));
+    engine.send("stop");
+    bestmove(&mut engine);
+    // A perft after a stopped infinite search, then the game again.
+    engine.send("go infinite");
+    engine.send("stop");
+    bestmove(&mut engine);
+    engine.send("go perft 4");
+    engine.send("d");
+    let lines = engine.until(|l| l.starts_with("Fen: "));
+    assert!(
+        lines.iter().any(|l| l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    // What go cannot use is reported, and it still searches: a negative clock (an
+    // overstepped one) counts as empty.
+    engine.send("go wtime -170 btime 1000 searchmoves A B mate 3");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string warning: go ignores searchmoves mate 3"),
+        "{lines:?}"
+    );
     engine.send("go infinite");
     engine.send("quit");
     engine.exits_within(Duration::from_secs(2));
@@ -456,6 +489,20 @@ fn cecp_plays_like_xboard_expects() {
     engine.send("go");
     assert_eq!(after_thinking(&mut engine), "move i10k10");
     assert_eq!(engine.line(), "1-0 {White mates}");
+
+    // Commands XBoard may send while the engine thinks: refused or kept for later,
+    // and the move still comes.
+    engine.send("new");
+    engine.send("st 1");
+    engine.send("usermove i3h5");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("pause");
+    engine.send("memory 32");
+    assert_eq!(
+        after_thinking(&mut engine),
+        "Error (unknown command): pause"
+    );
+    assert!(after_thinking(&mut engine).starts_with("move "));
 
     // Analysis: thinking output until exit, no move.
     engine.send("new");

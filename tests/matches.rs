@@ -194,6 +194,8 @@ fn broken_engines_lose_exactly_the_games_they_break() {
         ("exits", "crashed: exited"),
         ("silent", "lost on time"),
         ("garbage", "malformed reply: \"bestmove\""),
+        // Not a crash: the odd byte is replaced and the move judged.
+        ("latin1", "illegal move \"z9z9\""),
     ] {
         let (stdout, json) = run_match(
             &[
@@ -333,9 +335,24 @@ fn an_interrupted_match_resumes_from_its_state_file() {
         1,
         "{second}"
     );
-    // Another match refuses the state file.
+    // More games extend the match.
     let (ok, third) = run(&args("4"));
-    assert!(!ok, "{third}");
+    assert!(ok, "{third}");
+    assert!(
+        third.contains("resuming: 2 games already played"),
+        "{third}"
+    );
+    assert_eq!(
+        third.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{third}"
+    );
+    // Another match (other limits) refuses the state file.
+    let mut other = args("4");
+    let at = other.iter().position(|a| a == "2").unwrap();
+    other[at] = "3".to_string();
+    let (ok, fourth) = run(&other);
+    assert!(!ok, "{fourth}");
 }
 
 #[test]
@@ -380,4 +397,32 @@ fn an_engine_that_refuses_its_options_stops_the_match_before_it_starts() {
         stderr.contains("engine ludus-1: malformed reply: \"? unknown rule option \\\"Colour\\\""),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_move_sent_when_none_was_asked_for_is_a_fault() {
+    let (stdout, json) = run_match(
+        &[
+            "--engine",
+            &format!("cmd=\"{} twice\" name=twice", data("engines/broken.sh")),
+            "--engine",
+            &ludus_path(),
+            "--nodes",
+            "1000",
+            "--games",
+            "1",
+        ],
+        "twice",
+    );
+    let game = &json["games"][0];
+    assert_eq!(game["forfeit"], 0, "{stdout}");
+    assert!(
+        game["reason"]
+            .as_str()
+            .unwrap()
+            .contains("\"bestmove i3h5\" when no move was asked for"),
+        "{stdout}"
+    );
+    // Its one legal move was played before.
+    assert_eq!(game["moves"][0], "i3h5");
 }

@@ -67,6 +67,8 @@ struct Session {
     abandon: Arc<AtomicBool>,
     /// Moves the engine has made since `new` (for moves to the time control).
     engine_moves: u32,
+    /// A `memory` that arrived during a search, applied before the next one.
+    pending_hash: Option<usize>,
 }
 
 enum Flow {
@@ -195,6 +197,9 @@ impl Session {
             return;
         }
         let received = std::time::Instant::now();
+        if let Some(mib) = self.pending_hash.take() {
+            self.worker.table().set_hash(mib);
+        }
         let mut limits = if analysis {
             Limits {
                 infinite: true,
@@ -297,6 +302,7 @@ impl Session {
                 self.engine_moves = 0;
             }
             "variant" => {
+                self.halt(false);
                 if arg(0).eq_ignore_ascii_case("senamukha") {
                     self.describe_variant();
                 } else {
@@ -335,7 +341,10 @@ impl Session {
                 let fen = args.join(" ");
                 match self.worker.table().set_position(Some(&fen), &[]) {
                     Ok(()) => self.restart_analysis(),
-                    Err(e) => self.error(line, &e),
+                    Err(e) => {
+                        self.error(line, &e);
+                        self.think_if_due();
+                    }
                 }
             }
             "undo" | "remove" => {
@@ -343,7 +352,11 @@ impl Session {
                 let n = if command == "undo" { 1 } else { 2 };
                 match self.worker.table().undo(n) {
                     Ok(()) => self.restart_analysis(),
-                    Err(e) => self.error(line, &e),
+                    Err(e) => {
+                        // Refused: whatever was being thought goes on.
+                        self.error(line, &e);
+                        self.think_if_due();
+                    }
                 }
             }
             "result" => {
@@ -381,11 +394,17 @@ impl Session {
                 Some(d) => self.depth = Some(d.min(64)),
                 None => self.error(line, "sd takes a depth"),
             },
-            "time" => match arg(0).parse::<u64>() {
-                Ok(cs) => self.time_left = Duration::from_millis(cs.saturating_mul(10)),
+            // Negative: an overstepped clock, which counts as empty.
+            "time" => match arg(0).parse::<i64>() {
+                Ok(cs) => {
+                    self.time_left = Duration::from_millis((cs.max(0) as u64).saturating_mul(10))
+                }
                 Err(_) => self.error(line, "time takes centiseconds"),
             },
             "memory" => match arg(0).parse::<usize>() {
+                Ok(mib) if self.worker.busy() => {
+                    self.pending_hash = Some(mib.clamp(1, MAX_HASH_MIB))
+                }
                 Ok(mib) => self.worker.table().set_hash(mib.clamp(1, MAX_HASH_MIB)),
                 Err(_) => self.error(line, "memory takes MiB"),
             },
@@ -400,7 +419,9 @@ impl Session {
             }
             _ => {
                 // A bare move (protocol 1, or usermove=1 not accepted).
+                // (Only when no search holds the game: during one, it is unknown.)
                 if args.is_empty()
+                    && !self.worker.busy()
                     && self
                         .worker
                         .table()
@@ -451,6 +472,7 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
         thinking: Thinking::Idle,
         abandon: Arc::new(AtomicBool::new(false)),
         engine_moves: 0,
+        pending_hash: None,
     };
     for message in lines {
         match message {

@@ -8,7 +8,8 @@
 //! UCI has no error replies: a command that cannot be obeyed is answered by
 //! `info string error: <reason>` and changes nothing.
 
-use std::sync::mpsc::Receiver;
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use super::request::{option_setting, position_setup, words};
@@ -41,6 +42,30 @@ impl Dialect {
             Dialect::Ugi => "UGI_Variant",
         }
     }
+}
+
+/// The `go` words followed by a number.
+const GO_NUMBERS: &[&str] = &[
+    "depth",
+    "nodes",
+    "movetime",
+    "movestogo",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "p1time",
+    "p2time",
+    "p1inc",
+    "p2inc",
+];
+/// The other `go` words.
+const GO_WORDS: &[&str] = &["infinite", "ponder", "mate", "searchmoves", "perft"];
+
+/// Whether a `go` argument is one of its keywords.
+fn is_go_keyword(word: &str) -> bool {
+    let word = word.to_ascii_lowercase();
+    GO_NUMBERS.contains(&word.as_str()) || GO_WORDS.contains(&word.as_str())
 }
 
 /// What a variant change reports, as Fairy-Stockfish does: board size and start.
@@ -118,6 +143,13 @@ impl Session {
 
     /// Switches to `game` with the options set so far.
     fn switch_game(&mut self, game: &'static str) {
+        let table = self.new_game_table(game);
+        self.worker.set_table(table);
+        self.game = game;
+    }
+
+    /// A new table of `game` with the options set so far.
+    fn new_game_table(&self, game: &'static str) -> Box<dyn super::table::Table> {
         let mut table = new_table(game, self.hash_mib).expect("a game served");
         for (name, value) in &self.settings {
             let known = |n: &str| n.eq_ignore_ascii_case(name);
@@ -127,8 +159,7 @@ impl Session {
                 let _ = table.set_rule(name, value);
             }
         }
-        self.worker.set_table(table);
-        self.game = game;
+        table
     }
 
     fn set_option(&mut self, args: &[String]) -> Result<(), String> {
@@ -157,12 +188,22 @@ impl Session {
                     table.set_engine_option(&name, &value)?;
                 } else if table.rule_options().iter().any(|o| known(o.name)) {
                     table.set_rule(&name, &value)?;
-                } else if !GAMES.iter().any(|g| {
-                    let other = new_table(g, 1).expect("a game served");
-                    other.engine_options().iter().any(|o| known(o.name))
-                        || other.rule_options().iter().any(|o| known(o.name))
-                }) {
-                    return Err(format!("unknown option {name:?}"));
+                } else {
+                    // The other game's option: checked on a table of that game.
+                    let mut checked = false;
+                    for g in GAMES {
+                        let mut other = new_table(g, 1).expect("a game served");
+                        if other.engine_options().iter().any(|o| known(o.name)) {
+                            other.set_engine_option(&name, &value)?;
+                            checked = true;
+                        } else if other.rule_options().iter().any(|o| known(o.name)) {
+                            other.set_rule(&name, &value)?;
+                            checked = true;
+                        }
+                    }
+                    if !checked {
+                        return Err(format!("unknown option {name:?}"));
+                    }
                 }
                 self.settings
                     .retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
@@ -182,13 +223,21 @@ impl Session {
                 **g != self.game && new_table(g, 1).is_some_and(|t| t.reads_position(text))
             })
         {
-            self.switch_game(game);
+            // The other game's position: switched to only if the whole command holds.
+            let mut table = self.new_game_table(game);
+            table.set_position(fen.as_deref(), moves)?;
+            self.worker.set_table(table);
+            self.game = game;
+            return Ok(());
         }
         self.worker.table().set_position(fen.as_deref(), moves)
     }
 
-    /// The limits of `go`: both dialects' clock names, and the rest as in UCI.
-    fn limits(&mut self, args: &[String]) -> Result<Limits, String> {
+    /// The limits of `go`: both dialects' clock names, and the rest as in UCI. A `go`
+    /// always searches: what cannot be used is reported by `info string warning` and
+    /// left out (negative times count as 0, as GUIs send for an overstepped clock;
+    /// `searchmoves`, `ponder` and `mate` are not supported).
+    fn limits(&mut self, args: &[String]) -> Limits {
         let mover = self.worker.table().mover();
         let mut limits = Limits {
             move_overhead: self.move_overhead,
@@ -196,27 +245,44 @@ impl Session {
         };
         let mut clock = Clock::default();
         let mut has_clock = false;
+        let mut ignored: Vec<&str> = Vec::new();
         let mut i = 0;
         while i < args.len() {
             let key = args[i].to_ascii_lowercase();
-            if key == "infinite" {
-                limits.infinite = true;
-                i += 1;
+            i += 1;
+            let numeric = GO_NUMBERS.contains(&key.as_str());
+            if !numeric {
+                match key.as_str() {
+                    "infinite" => limits.infinite = true,
+                    // Its moves run to the next keyword.
+                    "searchmoves" => {
+                        ignored.push("searchmoves");
+                        while i < args.len() && !is_go_keyword(&args[i]) {
+                            i += 1;
+                        }
+                    }
+                    _ => ignored.push(&args[i - 1]),
+                }
                 continue;
             }
-            let text = args
-                .get(i + 1)
-                .ok_or_else(|| format!("{key} needs a number"))?;
-            let number = text
-                .parse::<u64>()
-                .map_err(|_| format!("{key} needs a number, not {text:?}"))?;
-            let ms = Duration::from_millis(number);
+            // A number, negative ones as 0 and huge ones as the largest.
+            let Some(number) = args
+                .get(i)
+                .and_then(|t| t.parse::<i128>().ok())
+                .map(|n| n.clamp(0, u64::MAX as i128) as u64)
+            else {
+                ignored.push(&args[i - 1]);
+                continue;
+            };
+            i += 1;
+            // Clocks beyond a year mean "no hurry"; Duration arithmetic stays finite.
+            let ms = Duration::from_millis(number.min(365 * 24 * 3_600_000));
             match key.as_str() {
                 "depth" => limits.depth = Some(number.clamp(1, 64) as u32),
                 "nodes" => limits.nodes = Some(number),
                 "movetime" => limits.movetime = Some(ms),
                 "movestogo" => clock.moves_to_go = Some(number.min(u32::MAX as u64) as u32),
-                "wtime" | "btime" | "p1time" | "p2time" | "winc" | "binc" | "p1inc" | "p2inc" => {
+                _ => {
                     let player = usize::from(key.starts_with('b') || key.starts_with("p2"));
                     if player == mover {
                         has_clock = true;
@@ -227,14 +293,18 @@ impl Session {
                         }
                     }
                 }
-                other => return Err(format!("unknown go limit {other:?}")),
             }
-            i += 2;
+        }
+        if !ignored.is_empty() {
+            self.out.line(&format!(
+                "info string warning: go ignores {}",
+                ignored.join(" ")
+            ));
         }
         if has_clock {
             limits.clock = Some(clock);
         }
-        Ok(limits)
+        limits
     }
 
     fn go(&mut self, args: &[String]) -> Result<(), String> {
@@ -246,6 +316,7 @@ impl Session {
                 .filter(|d| (1..=64).contains(d))
                 .ok_or_else(|| format!("the perft depth must be 1 to 64, not {text:?}"))?;
             let out = self.out.clone();
+            self.infinite = false;
             self.worker.spawn(false, move |job| {
                 let lines = job.table.divide(depth);
                 let total: u64 = lines.iter().map(|(_, n)| n).sum();
@@ -256,7 +327,7 @@ impl Session {
             });
             return Ok(());
         }
-        let mut limits = self.limits(args)?;
+        let mut limits = self.limits(args);
         limits.received = Some(std::time::Instant::now());
         self.worker.prepare_search()?;
         self.infinite = limits.infinite;
@@ -295,20 +366,6 @@ impl Session {
             return Flow::Continue;
         };
         let command = command.to_ascii_lowercase();
-        if !matches!(
-            command.as_str(),
-            "uci" | "ugi" | "isready" | "stop" | "quit"
-        ) && self.worker.busy()
-        {
-            // As in Stockfish, a command that needs the game waits for the search to
-            // end; an infinite search would never end, so it is stopped (and still
-            // gives its bestmove).
-            if self.infinite {
-                self.worker.stop();
-            } else {
-                self.worker.wait();
-            }
-        }
         let result = match command.as_str() {
             "uci" | "ugi" => {
                 self.identify();
@@ -377,7 +434,26 @@ pub fn serve(dialect: Dialect, lines: Receiver<Input>, out: Writer) {
         infinite: false,
     };
     session.identify();
-    for message in lines {
+    // Commands that need the game while a search runs wait here, in order, and run as
+    // soon as it ends; the reader goes on meanwhile, so isready, stop and quit are
+    // answered at once.
+    let mut deferred: VecDeque<String> = VecDeque::new();
+    loop {
+        while !deferred.is_empty() && !session.worker.busy() {
+            let line = deferred.pop_front().expect("not empty");
+            if let Flow::Quit = session.handle(&line) {
+                return;
+            }
+        }
+        let message = if deferred.is_empty() {
+            lines.recv().unwrap_or(Input::End)
+        } else {
+            match lines.recv_timeout(Duration::from_millis(2)) {
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => Input::End,
+            }
+        };
         match message {
             Input::End => break,
             Input::TooLong(length) => session.error(&format!("line too long: {length} bytes")),
@@ -386,13 +462,28 @@ pub fn serve(dialect: Dialect, lines: Receiver<Input>, out: Writer) {
                     session.error("invalid UTF-8 in the command");
                     continue;
                 };
+                let command = words(&text).first().map(|w| w.to_ascii_lowercase());
+                let immediate = matches!(
+                    command.as_deref(),
+                    None | Some("uci" | "ugi" | "isready" | "stop" | "quit")
+                );
+                if !immediate && (session.worker.busy() || !deferred.is_empty()) {
+                    // An infinite search would never end by itself: it is stopped
+                    // (and still gives its bestmove).
+                    if session.infinite && session.worker.searching() {
+                        session.worker.stop();
+                    }
+                    deferred.push_back(text);
+                    continue;
+                }
                 if let Flow::Quit = session.handle(&text) {
                     return;
                 }
             }
         }
     }
-    // End of input: a running search is stopped and gives its move.
+    // End of input: a running search is stopped and gives its move; the commands
+    // still waiting are dropped.
     if session.worker.stop() {
         std::process::exit(0);
     }

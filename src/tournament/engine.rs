@@ -45,7 +45,7 @@ fn quoted(input: &str) -> IResult<&str, &str> {
 }
 
 fn bare(input: &str) -> IResult<&str, &str> {
-    take_till1(|c: char| c.is_whitespace()).parse(input)
+    nom::bytes::complete::take_till(|c: char| c.is_whitespace()).parse(input)
 }
 
 /// `key=value`; a key or value with spaces is quoted: `"option.Move Overhead"=20`.
@@ -86,6 +86,9 @@ impl EngineSpec {
                 "cmd" => {
                     spec.command = shell_words::split(value)
                         .map_err(|e| format!("engine {}: cannot split {value:?}: {e}", index + 1))?
+                }
+                "name" if value.trim().is_empty() => {
+                    return Err(format!("engine {}: an empty name", index + 1));
                 }
                 "name" => spec.name = value.to_string(),
                 "depth" => {
@@ -132,6 +135,9 @@ impl EngineSpec {
         }
         if spec.command.is_empty() {
             return Err(format!("engine {}: no command", index + 1));
+        }
+        if spec.depth.is_some() && spec.nodes.is_some() {
+            return Err(format!("engine {}: depth or nodes, not both", index + 1));
         }
         if spec.name.is_empty() {
             let program = std::path::Path::new(&spec.command[0])
@@ -192,9 +198,13 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the engine's process; its standard error goes to ours.
+    /// Starts the engine's process, in a process group of its own (so that a kill
+    /// reaches what a wrapper script started too); its standard error is discarded.
     pub fn start(spec: &EngineSpec) -> Result<Engine, String> {
-        let mut child = Command::new(&spec.command[0])
+        let mut command = Command::new(&spec.command[0]);
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .args(&spec.command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -204,12 +214,19 @@ impl Engine {
         let stdout = child.stdout.take().expect("piped");
         let (sender, lines) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender
-                    .send(line.trim_end_matches('\r').to_string())
-                    .is_err()
-                {
+            // Bytes that are not UTF-8 are replaced, not fatal: a name in Latin-1
+            // must not look like a crash.
+            let mut reader = BufReader::new(stdout);
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match reader.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let line = String::from_utf8_lossy(&bytes);
+                let line = line.trim_end_matches(['\n', '\r']).to_string();
+                if sender.send(line).is_err() {
                     break;
                 }
             }
@@ -243,8 +260,7 @@ impl Engine {
                 Ok(line)
             }
             Err(RecvTimeoutError::Timeout) => Err(Failure::Stalled(format!(
-                "no {waiting_for} within {} ms",
-                wait.as_millis()
+                "no {waiting_for} in the time allowed"
             ))),
             Err(RecvTimeoutError::Disconnected) => {
                 // The output closes an instant before the exit can be seen.
@@ -384,6 +400,15 @@ impl Engine {
             limits.push(format!("nodes {n}"));
         }
         let go_line = format!("go {}", limits.join(" "));
+        // A move sent when none was asked for is a fault, not the next answer.
+        while let Ok(line) = self.lines.try_recv() {
+            log::debug!("{} > {line}", self.spec.name);
+            if line.starts_with("bestmove") {
+                return Err(Failure::Malformed(format!(
+                    "{line:?} when no move was asked for"
+                )));
+            }
+        }
         match self.spec.dialect {
             Dialect::Native => self.ask_native(&position, Duration::from_secs(10))?,
             _ => self.send(&position)?,
@@ -408,6 +433,17 @@ impl Engine {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+        self.kill();
+    }
+
+    /// Kills the process and its group.
+    fn kill(&mut self) {
+        #[cfg(unix)]
+        // SAFETY: kill(2) on the group the child leads (its id, negated); no memory
+        // is involved.
+        unsafe {
+            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -416,8 +452,7 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+            self.kill();
         }
     }
 }
@@ -449,5 +484,7 @@ mod tests {
         assert!(EngineSpec::parse("cmd=x proto=gtp", 0).is_err());
         assert!(EngineSpec::parse("cmd=x colour=red", 0).is_err());
         assert!(EngineSpec::parse("name=x", 0).is_err());
+        assert!(EngineSpec::parse("cmd=x name=", 0).is_err());
+        assert!(EngineSpec::parse("cmd=x depth=3 nodes=5", 0).is_err());
     }
 }

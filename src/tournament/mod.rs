@@ -83,10 +83,14 @@ fn read_opening<G: Game>(
     line: &str,
     rules: &[(String, String)],
 ) -> Result<(G, Vec<G::Move>), String> {
+    let line = line.trim();
     let (setup, moves) = match line.split_once(" moves ") {
         Some((s, m)) => (s.trim(), m),
-        None if line.trim_start().starts_with("moves ") => ("startpos", &line.trim_start()[6..]),
-        None => (line.trim(), ""),
+        None if line == "moves" || line.starts_with("moves ") => ("startpos", &line[5..]),
+        None => match line.strip_suffix(" moves") {
+            Some(s) => (s.trim(), ""),
+            None => (line, ""),
+        },
     };
     let mut start = if setup == "startpos" || setup.is_empty() {
         G::start()
@@ -273,8 +277,9 @@ pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> Stri
         }
     } else {
         header.push_str(&names.join("—"));
+        header.push_str(&format!("\nludus match, game {}", summary.index + 1));
         if start.fen() != G::start().fen() {
-            header.push_str(&format!(" (from {})", start.fen()));
+            header.push_str(&format!(", from {}", start.fen()));
         }
         header.push('\n');
     }
@@ -455,6 +460,9 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
             G::PLAYERS.len()
         ));
     }
+    if config.games == 0 {
+        return Err("a match needs at least one game".into());
+    }
     if config.sprt.is_some() && engines != 2 {
         return Err("the SPRT needs two engines".into());
     }
@@ -481,11 +489,20 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
     let mut results: Vec<GameSummary> = Vec::new();
     if let Some(path) = &config.state
         && let Ok(text) = std::fs::read_to_string(path)
+        && !text.trim().is_empty()
     {
         let state: State = serde_json::from_str(&text)
             .map_err(|e| format!("the state file {} cannot be read: {e}", path.display()))?;
-        let same = state.game == G::NAME
-            && serde_json::to_value(&state.config).ok() == serde_json::to_value(&config).ok();
+        // The number of games and the concurrency may change between runs.
+        let comparable = |c: &MatchConfig| {
+            serde_json::to_value(MatchConfig {
+                games: 0,
+                concurrency: 0,
+                ..c.clone()
+            })
+            .ok()
+        };
+        let same = state.game == G::NAME && comparable(&state.config) == comparable(&config);
         if !same {
             return Err(format!(
                 "the state file {} belongs to another match; remove it or name another",
@@ -493,6 +510,7 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
             ));
         }
         results = state.results;
+        results.retain(|r| r.index < config.games);
         writeln!(out, "resuming: {} games already played", results.len()).ok();
     }
     let done: Vec<bool> = (0..config.games)

@@ -134,9 +134,22 @@ impl Sprt {
     /// The log-likelihood ratio of the results (the generalised SPRT's normal
     /// approximation on the trinomial model, as fishtest computes it).
     pub fn llr(&self, tally: &Tally) -> f64 {
+        if tally.games() == 0 {
+            return 0.0;
+        }
+        // Every game won (or lost) gives no variance: one draw more as a prior keeps
+        // the ratio finite, so that a one-sided match is decided too.
+        let tally = if tally.variance() > 0.0 {
+            *tally
+        } else {
+            Tally {
+                draws: tally.draws + 1,
+                ..*tally
+            }
+        };
         let n = tally.games() as f64;
         let variance = tally.variance();
-        if tally.games() == 0 || variance <= 0.0 {
+        if variance <= 0.0 {
             return 0.0;
         }
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
@@ -216,29 +229,25 @@ mod tests {
         assert_eq!(strong.draw_ratio(), 0.0);
     }
 
+    fn tally(wins: u32, draws: u32, losses: u32) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
     #[test]
     fn sprt_decides_both_ways_and_waits_in_between() {
         let sprt = Sprt::parse("elo0=0 elo1=50 alpha=0.05 beta=0.05").unwrap();
         let (low, high) = sprt.bounds();
         assert!((high - 2.944).abs() < 0.01 && (low + 2.944).abs() < 0.01);
-        let crushing = Tally {
-            wins: 30,
-            draws: 2,
-            losses: 2,
-        };
-        assert_eq!(sprt.verdict(&crushing), Verdict::H1);
-        let losing = Tally {
-            wins: 5,
-            draws: 10,
-            losses: 25,
-        };
-        assert_eq!(sprt.verdict(&losing), Verdict::H0);
-        let early = Tally {
-            wins: 2,
-            draws: 1,
-            losses: 1,
-        };
-        assert_eq!(sprt.verdict(&early), Verdict::Continue);
+        assert_eq!(sprt.verdict(&tally(30, 2, 2)), Verdict::H1);
+        assert_eq!(sprt.verdict(&tally(5, 10, 25)), Verdict::H0);
+        // One engine winning (or losing) every game is decided too.
+        assert_eq!(sprt.verdict(&tally(12, 0, 0)), Verdict::H1);
+        assert_eq!(sprt.verdict(&tally(0, 0, 12)), Verdict::H0);
+        assert_eq!(sprt.verdict(&tally(2, 1, 1)), Verdict::Continue);
         assert!(Sprt::parse("elo0=5 elo1=0 alpha=0.05 beta=0.05").is_err());
         assert!(Sprt::parse("elo0=0 elo1=5").is_err());
         assert!(Sprt::parse("elo0=0 elo1=5 alpha=0.05 beta=0.05 gamma=1").is_err());

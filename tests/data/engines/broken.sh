@@ -4,7 +4,9 @@
 #   illegal  answers a move that is never legal;
 #   exits    exits;
 #   silent   never answers;
-#   garbage  answers a line that is not a move.
+#   garbage  answers a line that is not a move;
+#   twice    answers i3h5 twice (legal once, for White's first move);
+#   latin1   writes a byte that is not UTF-8, then a move that is never legal.
 mode=$1
 while IFS= read -r line; do
   case "$line" in
@@ -14,6 +16,8 @@ while IFS= read -r line; do
         exits) exit 3 ;;
         silent) exec sleep 3600 ;;
         garbage) printf '=\n\nhello there\nbestmove\n' ;;
+        twice) printf '=\n\nbestmove i3h5\nbestmove i3h5\n' ;;
+        latin1) printf '=\n\ninfo string J\374rgen\nbestmove z9z9\n' ;;
       esac ;;
     quit*) exit 0 ;;
     *) printf '=\n\n' ;;
