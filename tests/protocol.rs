@@ -117,7 +117,7 @@ fn positions_moves_and_errors_that_change_nothing() {
     assert_eq!(d.ask_one("undo 2"), "=");
     assert_eq!(
         d.ask_one("undo 5"),
-        "? cannot undo 5 moves: only 1 played since the position was set"
+        "? cannot undo 5 moves: 1 move played since the position was set"
     );
     assert_eq!(d.ask_one("undo"), "=");
     assert!(d.ask_one("fen").ends_with(" w - - 0 1"));

@@ -167,9 +167,12 @@ where
 
     fn undo(&mut self, n: usize) -> Result<(), String> {
         if n > self.moves.len() {
+            let plural = |k: usize| if k == 1 { "move" } else { "moves" };
             return Err(format!(
-                "cannot undo {n} moves: only {} played since the position was set",
-                self.moves.len()
+                "cannot undo {n} {}: {} {} played since the position was set",
+                plural(n),
+                self.moves.len(),
+                plural(self.moves.len())
             ));
         }
         for _ in 0..n {
