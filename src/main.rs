@@ -133,6 +133,10 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// An engine option, as name=value (repeatable): Mentula's Algorithm
+        /// (brs, paranoid, mcts), Mangala II's Endgame Counters.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
     },
     /// Searches fixed positions of all three games to a fixed depth and prints the
     /// total nodes (a signature of the search) and the speed.
@@ -228,6 +232,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             movetime,
             nodes,
             hash,
+            options,
         } => {
             let mut position: G = set_up(fen.as_deref(), &rules, moves.as_deref())?;
             if position.outcome().is_some() {
@@ -240,6 +245,16 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
                 ..Limits::default()
             };
             let mut engine = G::engine(hash.clamp(1, 65_536));
+            for setting in &options {
+                let (name, value) = setting
+                    .split_once('=')
+                    .ok_or_else(|| format!("an engine option is name=value, not {setting:?}"))?;
+                let option = G::ENGINE_OPTIONS
+                    .iter()
+                    .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+                    .ok_or_else(|| format!("{} has no engine option {name:?}", G::NAME))?;
+                G::set_engine_option(&mut engine, option.name, option.parse(value.trim())?)?;
+            }
             G::wait_until_ready(&mut engine, &position);
             let result = G::think(&mut engine, &mut position, &limits, &mut |info| {
                 println!("{info}")

@@ -444,3 +444,34 @@ fn without_timing(line: &str) -> String {
     }
     words.join(" ")
 }
+
+#[test]
+fn search_takes_engine_options() {
+    ludus()
+        .args([
+            "search",
+            "--game",
+            "mentula",
+            "--option",
+            "algorithm=MCTS",
+            "--nodes",
+            "3000",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nodes 3000"))
+        .stdout(predicate::str::contains("bestmove "));
+    ludus()
+        .args([
+            "search",
+            "--game",
+            "mentula",
+            "--option",
+            "Algorithm=minimax",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "Algorithm takes brs, paranoid, mcts, not \"minimax\"",
+        ));
+}
