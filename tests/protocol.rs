@@ -255,12 +255,12 @@ fn options_and_rules() {
     assert!(
         d.ask("list_options")
             .iter()
-            .any(|l| l == "option name Endgame Counters type spin default 14 min 0 max 22")
+            .any(|l| l == "option name Endgame Counters type spin default 14 min 0 max 24")
     );
     assert_eq!(d.ask_one("setoption name endgame counters value 0"), "=");
     assert_eq!(
         d.ask_one("setoption name Endgame Counters value 30"),
-        "? Endgame Counters takes 0 to 22, not \"30\""
+        "? Endgame Counters takes 0 to 24, not \"30\""
     );
     // Kept through a new game, which makes the engine anew.
     assert_eq!(d.ask_one("newgame"), "=");

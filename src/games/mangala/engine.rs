@@ -29,7 +29,7 @@ pub const ENDGAME_COUNTERS: EngineOption = EngineOption {
     name: "Endgame Counters",
     default: 14,
     min: 0,
-    max: 22,
+    max: 24,
     values: &[],
 };
 
