@@ -117,23 +117,31 @@ fn mates_in_two_and_three_are_found_and_forced() {
 
 #[test]
 fn mangala_takes_the_longest_capture_chain() {
-    // A (10 counters) ends in e and takes e d c b a F E: 6+6+6+6+4+2+4 = 34; E takes 12.
+    // A (10 counters) ends in e and takes e d c b a F E: 6+6+6+6+4+2+4 = 34; E takes 12;
+    // B ends in f and takes f e d c b a F E: 6+6+6+6+6+4+2+4 = 40, which empties North's
+    // row: North passes and South moves again, with the game already won (40 of 72).
     let fen = "10,10,10,10,3,1/3,5,5,5,5,5 S 0 0";
-    let (mut position, mv, _) = best::<mangala::Position>(fen, &depth(6));
-    assert_eq!(position.format_move(mv, mangala::Notation::Letter), "A");
+    let (mut position, mv, scores) = best::<mangala::Position>(fen, &depth(6));
+    assert_eq!(position.format_move(mv, mangala::Notation::Letter), "B");
+    assert!(matches!(scores[0], Score::Centi(v) if v > ludus::search::PROVEN_WIN));
     position.play(mv);
-    assert_eq!(position.captured(0), 34);
+    assert_eq!(position.captured(0), 40);
+    assert_eq!(position.to_move(), 0, "North passes");
 }
 
 #[test]
 fn mangala_endgames_are_searched_to_the_end() {
     // Without the tables (7 counters: an odd count, which they never cover anyway).
+    // E captures and leads to a proven win (Mangala II scores are final margins).
     let mut position = mangala::Position::from_fen("0,0,0,0,2,1/1,3,0,0,0,0 S 33 32").unwrap();
     let mut engine = mangala::Position::engine(16);
     mangala::Position::set_engine_option(&mut engine, "Endgame Counters", 0).unwrap();
     let result = mangala::Position::think(&mut engine, &mut position, &depth(30), &mut |_| {});
     let scores = result.info.scores;
-    assert!(matches!(scores[0], Score::Mate(n) if n > 0), "{scores:?}");
+    assert!(
+        matches!(scores[0], Score::Centi(v) if v > ludus::search::PROVEN_WIN),
+        "{scores:?}"
+    );
     assert_eq!(result.best_move, Some(mangala::Move(4)));
 }
 
@@ -178,15 +186,21 @@ fn mangala_endgames_are_played_from_the_table_keeping_their_value() {
             continue;
         }
         mangala::Position::wait_until_ready(&mut engine, &position);
-        let result = mangala::Position::think(&mut engine, &mut position, &depth(1), &mut |_| {});
         let margin = proven_margin(&table, &position);
-        // Reported as a proven result, above every evaluation.
+        // Reported as a proven result, above every evaluation, at any depth.
         let expected = match margin.signum() {
             1 => Score::Centi(ludus::search::PROVEN_WIN + margin),
             -1 => Score::Centi(-ludus::search::PROVEN_WIN + margin),
             _ => Score::Centi(0),
         };
-        assert_eq!(result.info.scores, vec![expected], "{fen}");
+        let mut result = None;
+        for d in [1, 4, 9] {
+            let found =
+                mangala::Position::think(&mut engine, &mut position, &depth(d), &mut |_| {});
+            assert_eq!(found.info.scores, vec![expected], "{fen} at depth {d}");
+            result = Some(found);
+        }
+        let result = result.unwrap();
         let mover = position.to_move();
         position.play(result.best_move.unwrap());
         let after = match position.outcome() {

@@ -53,6 +53,10 @@ pub fn allocate(clock: &Clock, move_overhead: Duration) -> (Duration, Duration) 
     (share / 2, (share * 2).min(left * 3 / 4).max(share))
 }
 
+/// The deepest a search of a forced move (the only legal one) goes when only the clock
+/// limits it: deep enough for a score worth showing, too shallow to spend the clock.
+pub const FORCED_MOVE_DEPTH: u32 = 6;
+
 /// The limits turned into deadlines, for a running search.
 pub(crate) struct Budget {
     started: Instant,
@@ -64,6 +68,8 @@ pub(crate) struct Budget {
     pub(crate) depth: u32,
     stop: Option<Arc<AtomicBool>>,
     infinite: bool,
+    /// Only the clock limits this search (no depth, nodes or time per move were asked).
+    clock_only: bool,
 }
 
 impl Budget {
@@ -96,6 +102,20 @@ impl Budget {
             },
             stop: limits.stop.clone(),
             infinite: limits.infinite,
+            clock_only: !limits.infinite
+                && limits.clock.is_some()
+                && limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.movetime.is_none(),
+        }
+    }
+
+    /// The root has one legal move: when only the clock limits the search, it searches
+    /// no deeper than [`FORCED_MOVE_DEPTH`], for a score, and saves the clock. Asked
+    /// for a depth, nodes or a time, it searches as asked.
+    pub(crate) fn forced_move(&mut self) {
+        if self.clock_only {
+            self.depth = self.depth.min(FORCED_MOVE_DEPTH);
         }
     }
 

@@ -6,11 +6,16 @@
 //! where the game allows them, a check extension, and the rules' draws and ends inside
 //! the tree. Scores are from the side to move's point of view; forced wins are
 //! `MATE - plies`, so the faster win is preferred.
+//!
+//! Players need not alternate: in Mangala II a move that empties the opponent's row
+//! makes the opponent pass, and the mover moves again. Every child is therefore seen
+//! through [`Turn`], which negates its value and flips the window only when the turn
+//! really changed hands.
 
 use super::limits::{Budget, Limits};
 use super::tt::{Bound, TranspositionTable};
 use super::{INFINITY, Info, MATE, MATE_BOUND, Score, SearchResult, Value};
-use crate::game::Game;
+use crate::game::{Game, Player};
 
 /// What alpha-beta needs from a two-player game beyond the rules.
 pub trait TwoPlayerGame: Game {
@@ -64,6 +69,38 @@ const QUIESCENCE_EVASION_PLIES: u32 = 4;
 pub const HISTORY_SIZE: usize = 1 << 16;
 const MAX_PLY: usize = 128;
 
+/// How the value of a position reached by a move is seen by the player who made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    /// The other player moves next: the child's value is negated (negamax).
+    Changes,
+    /// The same player moves again (the other passes): the child's value is the
+    /// mover's own.
+    Stays,
+}
+
+impl Turn {
+    /// The turn between `mover` and whoever moves in `child`, the position after
+    /// `mover`'s move.
+    fn after<G: Game>(mover: Player, child: &G) -> Turn {
+        if child.to_move() == mover {
+            Turn::Stays
+        } else {
+            Turn::Changes
+        }
+    }
+
+    /// The child's value from the mover's view, searched by `search` in the window
+    /// that corresponds to the mover's `(alpha, beta)`.
+    #[inline]
+    fn value(self, alpha: Value, beta: Value, search: impl FnOnce(Value, Value) -> Value) -> Value {
+        match self {
+            Turn::Changes => -search(-beta, -alpha),
+            Turn::Stays => search(alpha, beta),
+        }
+    }
+}
+
 /// A reusable searcher for games whose moves are `M`: the table, killers and history
 /// live across searches, and the move lists of every ply are allocated once.
 pub struct Searcher<M> {
@@ -116,7 +153,7 @@ impl<M: Copy> Searcher<M> {
         limits: &Limits,
         mut report: impl FnMut(&Info),
     ) -> SearchResult<G::Move> {
-        let budget = Budget::new(limits);
+        let mut budget = Budget::new(limits);
         self.tt.new_search();
         self.nodes = 0;
         self.stopped = false;
@@ -139,7 +176,10 @@ impl<M: Copy> Searcher<M> {
                 .map(|&m| position.format_move(m, canonical))
                 .collect(),
         };
-        if root_moves.len() > 1 || budget.is_infinite() {
+        if root_moves.len() == 1 {
+            budget.forced_move();
+        }
+        if !root_moves.is_empty() {
             let mut previous = 0;
             for depth in 1..=budget.depth {
                 self.seldepth = 0;
@@ -345,16 +385,19 @@ impl<M: Copy> Searcher<M> {
             && position.evaluate() >= beta
         {
             let reduction = 2 + depth / 4;
+            let mover = position.to_move();
             position.play_null();
-            let value = -self.negamax(
-                position,
-                depth - 1 - reduction,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-                budget,
-            );
+            let value = Turn::after(mover, position).value(beta - 1, beta, |a, b| {
+                self.negamax(
+                    position,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    a,
+                    b,
+                    false,
+                    budget,
+                )
+            });
             position.undo_null();
             if self.stopped {
                 return 0;
@@ -381,9 +424,13 @@ impl<M: Copy> Searcher<M> {
             keys.swap(i, next);
             let mv = moves[i];
             let tactical = position.is_tactical(mv);
+            let mover = position.to_move();
             position.play(mv);
+            let turn = Turn::after(mover, position);
             let value = if i == 0 {
-                -self.negamax(position, depth - 1, ply + 1, -beta, -alpha, is_pv, budget)
+                turn.value(alpha, beta, |a, b| {
+                    self.negamax(position, depth - 1, ply + 1, a, b, is_pv, budget)
+                })
             } else {
                 let reduction = if depth >= 3 && i >= 3 && !tactical && !in_check {
                     let r = ((depth as f32).ln() * (i as f32).ln() / 2.0) as i32;
@@ -391,29 +438,19 @@ impl<M: Copy> Searcher<M> {
                 } else {
                     0
                 };
-                let mut value = -self.negamax(
-                    position,
-                    depth - 1 - reduction.max(0),
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    false,
-                    budget,
-                );
+                let reduced = depth - 1 - reduction.max(0);
+                let mut value = turn.value(alpha, alpha + 1, |a, b| {
+                    self.negamax(position, reduced, ply + 1, a, b, false, budget)
+                });
                 if value > alpha && reduction > 0 {
-                    value = -self.negamax(
-                        position,
-                        depth - 1,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        false,
-                        budget,
-                    );
+                    value = turn.value(alpha, alpha + 1, |a, b| {
+                        self.negamax(position, depth - 1, ply + 1, a, b, false, budget)
+                    });
                 }
                 if value > alpha && value < beta && is_pv {
-                    value =
-                        -self.negamax(position, depth - 1, ply + 1, -beta, -alpha, true, budget);
+                    value = turn.value(alpha, beta, |a, b| {
+                        self.negamax(position, depth - 1, ply + 1, a, b, true, budget)
+                    });
                 }
                 value
             };
@@ -526,8 +563,11 @@ impl<M: Copy> Searcher<M> {
         }
         moves.sort_by_cached_key(|&m| -position.tactical_order(m));
         for mv in moves {
+            let mover = position.to_move();
             position.play(mv);
-            let value = -self.quiescence_at(position, ply + 1, depth + 1, -beta, -alpha, budget);
+            let value = Turn::after(mover, position).value(alpha, beta, |a, b| {
+                self.quiescence_at(position, ply + 1, depth + 1, a, b, budget)
+            });
             position.undo();
             if self.stopped {
                 return 0;

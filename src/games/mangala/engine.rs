@@ -11,13 +11,12 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::endgame::{self, Table};
+use super::eval::{margin_bounds, proven_value};
 use super::position::{Move, PITS, Position};
 use crate::game::Game;
 use crate::search::limits::Budget;
 use crate::search::two_player::Searcher;
-use crate::search::{
-    EngineOption, Info, Limits, PROVEN_WIN, Score, SearchResult, Searchable, Value,
-};
+use crate::search::{EngineOption, Info, Limits, Score, SearchResult, Searchable, Value};
 
 /// Covered positions are not trusted this close to the ply limit, which the tables
 /// do not know.
@@ -57,33 +56,22 @@ fn usable_table(engine: &Engine, position: &Position, wait: bool) -> Option<Arc<
     }
 }
 
-/// The value of a proven net gain `margin` (final totals, mover's view): wins above
-/// every evaluation, larger margins better.
-fn proven_value(margin: i32) -> Value {
-    match margin.signum() {
-        1 => PROVEN_WIN + margin,
-        -1 => -PROVEN_WIN + margin,
-        _ => 0,
-    }
-}
-
-/// Bounds on the value of `position` from the table in use on this thread.
+/// Bounds on the value of `position`: the table's where the table in use on this
+/// thread covers it, else those that the counters left on the board allow.
 pub(super) fn proven_bounds(position: &Position) -> Option<(Value, Value)> {
-    if let Some(limit) = position.rules().ply_limit
-        && position.state().plies + PLY_LIMIT_MARGIN >= limit
-    {
-        return None;
-    }
-    TABLE.with_borrow(|table| {
-        let table = table.as_ref()?;
-        let bounds = table.probe(position.pits(), position.to_move())?;
+    let from_table = TABLE.with_borrow(|table| {
+        if let Some(limit) = position.rules().ply_limit
+            && position.state().plies + PLY_LIMIT_MARGIN >= limit
+        {
+            return None;
+        }
+        let bounds = table.as_ref()?.probe(position.pits(), position.to_move())?;
         let us = position.to_move();
         let so_far = position.captured(us) as i32 - position.captured(1 - us) as i32;
-        Some((
-            proven_value(so_far + bounds.lower),
-            proven_value(so_far + bounds.upper),
-        ))
-    })
+        Some((so_far + bounds.lower, so_far + bounds.upper))
+    });
+    let (lower, upper) = from_table.unwrap_or_else(|| margin_bounds(position));
+    Some((proven_value(lower), proven_value(upper)))
 }
 
 /// The table's move for the root with its line and value, if the table settles the

@@ -5,10 +5,18 @@
 //! go to the row's owner if the game ends by repetition or the ply limit, and they are
 //! the owner's to sow), and exposed pits: pits holding 1, 3 or 5, which one more counter
 //! turns into a capture for whoever lands there. All weights are in [`WEIGHTS`].
+//!
+//! Every value the search sees is on one scale, the final margin's: a finished game,
+//! a repetition or the ply limit inside the tree, and a position the endgame tables
+//! settle are all worth [`proven_value`] of the mover's final margin (so a win by a
+//! margin of `m` is `PROVEN_WIN + m`, whatever ended it). The evaluation itself stays
+//! within what the counters still on the board allow: once one side is sure to win,
+//! because the other could not catch up even with every counter left, its value is a
+//! proven win with the estimated margin.
 
 use super::position::{Move, PITS, Position, row, sow};
 use crate::search::two_player::TwoPlayerGame;
-use crate::search::{MATE, Value};
+use crate::search::{PROVEN_WIN, Value};
 
 pub struct Weights {
     /// Per counter captured.
@@ -36,8 +44,8 @@ fn row_terms(pits: &[u8; PITS], player: usize) -> Value {
         .sum()
 }
 
-/// The evaluation from the side to move's view.
-pub fn evaluate(position: &Position) -> Value {
+/// The heuristic estimate from the side to move's view, unbounded by the rules.
+fn estimate(position: &Position) -> Value {
     let us = position.to_move();
     let them = 1 - us;
     let pits = position.pits();
@@ -47,13 +55,40 @@ pub fn evaluate(position: &Position) -> Value {
         + WEIGHTS.tempo
 }
 
-/// The value of a finished game with these totals, from `us`'s view.
-fn final_value(ours: i32, theirs: i32, ply: u32) -> Value {
-    match ours.cmp(&theirs) {
-        std::cmp::Ordering::Greater => MATE - ply as Value,
-        std::cmp::Ordering::Less => -(MATE - ply as Value),
-        std::cmp::Ordering::Equal => 0,
+/// The evaluation from the side to move's view, within the bounds that the counters
+/// left on the board set on the final margin (see the module's introduction).
+pub fn evaluate(position: &Position) -> Value {
+    let (lower, upper) = margin_bounds(position);
+    let estimate = estimate(position);
+    if lower > 0 || upper < 0 {
+        proven_value((estimate / WEIGHTS.captured).clamp(lower, upper))
+    } else {
+        estimate.clamp(proven_value(lower), proven_value(upper))
     }
+}
+
+/// The value of a proven final margin `margin` (totals, mover's view): wins above
+/// every evaluation, larger margins better; a draw is 0.
+pub fn proven_value(margin: i32) -> Value {
+    match margin.signum() {
+        1 => PROVEN_WIN + margin,
+        -1 => -PROVEN_WIN + margin,
+        _ => 0,
+    }
+}
+
+/// The least and the greatest final margin (totals, mover's view) still possible: at
+/// worst the opponent takes every counter left on the board, at best the mover does.
+pub fn margin_bounds(position: &Position) -> (i32, i32) {
+    let us = position.to_move();
+    let so_far = position.captured(us) as i32 - position.captured(1 - us) as i32;
+    let on_board: i32 = position.pits().iter().map(|&c| c as i32).sum();
+    (so_far - on_board, so_far + on_board)
+}
+
+/// The value of a finished game with these totals, from `us`'s view.
+fn final_value(ours: i32, theirs: i32) -> Value {
+    proven_value(ours - theirs)
 }
 
 impl TwoPlayerGame for Position {
@@ -61,7 +96,7 @@ impl TwoPlayerGame for Position {
         evaluate(self)
     }
 
-    fn rule_end(&self, ply: u32) -> Option<Value> {
+    fn rule_end(&self, _ply: u32) -> Option<Value> {
         // A first repetition inside the search is taken as the end it leads to.
         let limit = self
             .rules()
@@ -74,13 +109,13 @@ impl TwoPlayerGame for Position {
         let total = |p: usize| {
             self.captured(p) as i32 + self.pits()[row(p)].iter().map(|&c| c as i32).sum::<i32>()
         };
-        Some(final_value(total(us), total(1 - us), ply))
+        Some(final_value(total(us), total(1 - us)))
     }
 
-    fn no_moves_value(&self, ply: u32) -> Value {
+    fn no_moves_value(&self, _ply: u32) -> Value {
         // Only an empty board leaves the player to move without a move.
         let us = self.to_move();
-        final_value(self.captured(us) as i32, self.captured(1 - us) as i32, ply)
+        final_value(self.captured(us) as i32, self.captured(1 - us) as i32)
     }
 
     fn is_tactical(&self, mv: Move) -> bool {
