@@ -16,6 +16,8 @@ use crate::game::PositionError;
 #[derive(Clone, Copy)]
 enum RankItem {
     Empty(usize),
+    /// A run written with a leading zero (`03`), refused: FEN has no such runs.
+    Padded(usize),
     Letter(char),
 }
 
@@ -23,7 +25,12 @@ fn rank_item(input: &str) -> IResult<&str, RankItem> {
     alt((
         // A number too large for usize is still a (far too long) run.
         map(digit1, |d: &str| {
-            RankItem::Empty(d.parse::<usize>().unwrap_or(usize::MAX))
+            let n = d.parse::<usize>().unwrap_or(usize::MAX);
+            if d.len() > 1 && d.starts_with('0') {
+                RankItem::Padded(n)
+            } else {
+                RankItem::Empty(n)
+            }
         }),
         map(satisfy(|c| c.is_ascii_alphabetic()), RankItem::Letter),
     ))
@@ -73,6 +80,12 @@ pub fn read_board(
             match item {
                 RankItem::Empty(0) => {
                     return Err(error(format!("rank {} has an empty run of 0", rank + 1)));
+                }
+                RankItem::Padded(n) => {
+                    return Err(error(format!(
+                        "rank {} has an empty run written with a leading zero (for {n})",
+                        rank + 1
+                    )));
                 }
                 // Saturating: an absurd run must give a width error, not wrap around.
                 RankItem::Empty(n) => file = file.saturating_add(n),

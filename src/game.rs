@@ -194,19 +194,51 @@ pub enum MoveError {
     GameOver { text: String },
 }
 
+/// The longest part of a user's text that an error message quotes.
+pub const QUOTED_CHARS: usize = 40;
+
+/// A user's text as an error message quotes it: control characters escaped (`\u{1}`),
+/// so that a reply stays one printable line, and cut after [`QUOTED_CHARS`] characters
+/// (marked `…`).
+pub fn quoted(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(QUOTED_CHARS)
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect();
+    if text.chars().nth(QUOTED_CHARS).is_some() {
+        shown.push('…');
+    }
+    shown
+}
+
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Syntax { text, why } => write!(f, "unreadable move: {text} ({why})"),
-            MoveError::Illegal { text, why } => write!(f, "illegal move: {text} ({why})"),
+            MoveError::Syntax { text, why } => {
+                write!(f, "unreadable move: {} ({why})", quoted(text))
+            }
+            MoveError::Illegal { text, why } => {
+                write!(f, "illegal move: {} ({why})", quoted(text))
+            }
             MoveError::Ambiguous { text, candidates } => {
                 write!(
                     f,
-                    "ambiguous move: {text} (could be {})",
+                    "ambiguous move: {} (could be {})",
+                    quoted(text),
                     candidates.join(", ")
                 )
             }
-            MoveError::GameOver { text } => write!(f, "illegal move: {text} (the game is over)"),
+            MoveError::GameOver { text } => {
+                write!(f, "illegal move: {} (the game is over)", quoted(text))
+            }
         }
     }
 }

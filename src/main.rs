@@ -130,8 +130,8 @@ enum Command {
         /// Search this many nodes.
         #[arg(long)]
         nodes: Option<u64>,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64)]
+        /// Transposition table size in MiB (1 to 16384, as the protocol's Hash).
+        #[arg(long, default_value_t = 64, value_parser = ludus::protocol::worker::parse_hash)]
         hash: usize,
         /// An engine option, as name=value (repeatable): Mentula's Algorithm
         /// (brs, paranoid, mcts), Mangala II's Endgame Counters.
@@ -174,6 +174,9 @@ fn main() -> ExitCode {
         ludus::protocol::daemon::serve(std::io::stdin(), std::io::stdout());
         return ExitCode::SUCCESS;
     };
+    if !matches!(command, Command::Match(_)) {
+        quiet_when_output_closes();
+    }
     if let Command::Endgame {
         counters,
         skip_origin,
@@ -223,6 +226,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// A subcommand whose output is closed (`ludus perft ... | head -1`) ends quietly, as
+/// Unix tools do, by the default action of SIGPIPE, which Rust's runtime ignores (it
+/// would then panic at the next write). Not for `ludus match`, which writes to its
+/// engines: a broken engine must not end the referee.
+fn quiet_when_output_closes() {
+    // SAFETY: restoring a signal's default action has no preconditions; it is done
+    // before any other thread runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn run<G: Searchable>(command: Command) -> Result<(), String> {
     match command {
         Command::Search {
@@ -244,7 +259,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
                 movetime: movetime.map(Duration::from_millis),
                 ..Limits::default()
             };
-            let mut engine = G::engine(hash.clamp(1, 65_536));
+            let mut engine = G::engine(hash);
             for setting in &options {
                 let (name, value) = setting
                     .split_once('=')

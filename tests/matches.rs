@@ -394,7 +394,7 @@ fn an_engine_that_refuses_its_options_stops_the_match_before_it_starts() {
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("engine ludus-1: malformed reply: \"? unknown rule option \\\"Colour\\\""),
+        stderr.contains("engine ludus-1: malformed reply: \"? unknown option \\\"Colour\\\" (mangala has Hash, Move Overhead, Endgame Counters, skip-origin, ply-limit)"),
         "{stderr}"
     );
 }
@@ -425,4 +425,28 @@ fn a_move_sent_when_none_was_asked_for_is_a_fault() {
     );
     // Its one legal move was played before.
     assert_eq!(game["moves"][0], "i3h5");
+}
+
+#[test]
+fn native_engines_with_a_large_hash_lose_no_game_on_time() {
+    // The table is taken when Hash is set, before the clock runs (issue 12: it was taken
+    // inside the first move's 50 ms).
+    let ludus = ludus_path();
+    let (stdout, json) = run_match(
+        &[
+            "--engine",
+            &format!("cmd={ludus} name=a option.Hash=1024"),
+            "--engine",
+            &format!("cmd={ludus} name=b option.Hash=1024"),
+            "--movetime",
+            "50",
+            "--games",
+            "2",
+            "--max-moves",
+            "16",
+        ],
+        "large-hash",
+    );
+    assert_eq!(json["forfeits"], serde_json::json!([0, 0]), "{stdout}");
+    assert_eq!(tally(&json), (0, 2, 0), "{stdout}");
 }

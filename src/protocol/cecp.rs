@@ -17,10 +17,12 @@ use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use super::request::words;
+use super::session::{self, Flow, Kind};
 use super::worker::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, Worker, Writer, new_table,
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, WorkKind, Worker, Writer,
+    new_table,
 };
-use crate::game::{EndReason, Outcome};
+use crate::game::{EndReason, Outcome, quoted};
 use crate::search::{Clock, Info, Limits, Score};
 
 /// XBoard's piece slots filled with Sena-Mukha's men: Pawn, Knight, Rook, the Elephant
@@ -69,11 +71,6 @@ struct Session {
     engine_moves: u32,
     /// A `memory` that arrived during a search, applied before the next one.
     pending_hash: Option<usize>,
-}
-
-enum Flow {
-    Continue,
-    Quit,
 }
 
 /// A score for thinking output: centipawns, mates as 100000 + moves.
@@ -197,8 +194,10 @@ impl Session {
             return;
         }
         let received = std::time::Instant::now();
-        if let Some(mib) = self.pending_hash.take() {
-            self.worker.table().set_hash(mib);
+        if let Some(mib) = self.pending_hash.take()
+            && let Err(e) = self.worker.table().set_hash(mib)
+        {
+            self.error("memory", &e);
         }
         let mut limits = if analysis {
             Limits {
@@ -222,7 +221,7 @@ impl Session {
         } else {
             Thinking::Move
         };
-        self.worker.spawn(true, move |job| {
+        self.worker.spawn(WorkKind::Search, analysis, move |job| {
             let info_out = out.clone();
             let mut info = move |info: &Info| {
                 if post {
@@ -390,9 +389,10 @@ impl Session {
                 }
                 None => self.error(line, "st takes a number of seconds"),
             },
-            "sd" => match arg(0).parse::<u32>().ok().filter(|d| *d >= 1) {
-                Some(d) => self.depth = Some(d.min(64)),
-                None => self.error(line, "sd takes a depth"),
+            "sd" => match arg(0).parse::<i128>() {
+                Ok(d @ 1..=64) => self.depth = Some(d as u32),
+                Ok(_) => self.error(line, "sd is out of range: it takes a depth from 1 to 64"),
+                Err(_) => self.error(line, "sd takes a depth from 1 to 64"),
             },
             // Negative: an overstepped clock, which counts as empty.
             "time" => match arg(0).parse::<i64>() {
@@ -405,7 +405,11 @@ impl Session {
                 Ok(mib) if self.worker.busy() => {
                     self.pending_hash = Some(mib.clamp(1, MAX_HASH_MIB))
                 }
-                Ok(mib) => self.worker.table().set_hash(mib.clamp(1, MAX_HASH_MIB)),
+                Ok(mib) => {
+                    if let Err(e) = self.worker.table().set_hash(mib.clamp(1, MAX_HASH_MIB)) {
+                        self.error(line, &e);
+                    }
+                }
                 Err(_) => self.error(line, "memory takes MiB"),
             },
             "analyze" => {
@@ -430,10 +434,7 @@ impl Session {
                 {
                     self.user_move(command);
                 } else {
-                    self.error(
-                        &line.chars().take(40).collect::<String>(),
-                        "unknown command",
-                    );
+                    self.error(&quoted(line), "unknown command");
                 }
             }
         }
@@ -474,22 +475,27 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
         engine_moves: 0,
         pending_hash: None,
     };
-    for message in lines {
-        match message {
-            Input::End => break,
-            Input::TooLong(length) => {
-                session.error("(a long line)", &format!("line too long: {length} bytes"))
-            }
-            Input::Line(bytes) => {
-                let Ok(text) = String::from_utf8(bytes) else {
-                    session.error("(a line)", "invalid UTF-8");
-                    continue;
-                };
-                if let Flow::Quit = session.handle(&text) {
-                    return;
-                }
-            }
-        }
+    session::run(&mut session, None, &lines);
+}
+
+/// CECP defines what each command does to a search in progress (most abandon it, `?`
+/// makes it move, the rest leave it running): every command is served as it arrives,
+/// as XBoard expects; the end of input lets a search on the engine's move finish and
+/// play, and ends analysis.
+impl session::Dialect for Session {
+    fn worker(&mut self) -> &mut Worker {
+        &mut self.worker
     }
-    session.halt(false);
+
+    fn kind(&self, _line: &str) -> Kind {
+        Kind::Stop
+    }
+
+    fn serve(&mut self, line: &str) -> Flow {
+        self.handle(line)
+    }
+
+    fn unreadable(&mut self, problem: &str) {
+        self.error("(a line)", problem);
+    }
 }

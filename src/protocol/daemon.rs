@@ -1,8 +1,9 @@
 //! The daemon: reads requests from an input, answers on an output.
 //!
-//! A reader thread owns the input and hands complete lines (at most [`MAX_LINE`]
-//! bytes) to the command loop; the command loop owns the game; a search runs on a
-//! thread of its own that owns the game until it has written its `bestmove`. All
+//! A reader thread owns the input and hands complete lines (at most
+//! [`super::worker::MAX_LINE`] bytes) to the command loop, which serves them in the
+//! order of [`super::session`]; the command loop owns the game; a search or a count
+//! runs on a thread of its own that owns the game until it has written its answer. All
 //! output goes through one writer that flushes every message.
 
 use std::io::{Read, Write};
@@ -10,12 +11,14 @@ use std::time::Duration;
 
 use super::cecp;
 use super::request::{self, Request};
+use super::session::{self, Flow, Kind};
 use super::table::Table;
 use super::uci::{self, Dialect};
 use super::worker::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_LINE, Worker, Writer,
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, WorkKind, Worker, Writer,
     new_table, parse_hash, parse_move_overhead, spawn_reader,
 };
+use crate::game::quoted;
 use crate::search::{Clock, Limits};
 
 /// The commands, in the order `list_commands` gives them.
@@ -53,9 +56,9 @@ pub const COMMANDS: &[&str] = &[
 /// What the work thread does.
 enum Task {
     Go(Limits),
-    Genmove(Option<u64>, Limits),
-    Perft(Option<u64>, u32),
-    Divide(Option<u64>, u32),
+    Genmove(Option<String>, Limits),
+    Perft(Option<String>, u32),
+    Divide(Option<String>, u32),
 }
 
 /// The command loop's state.
@@ -66,17 +69,11 @@ struct Daemon {
     move_overhead: Duration,
 }
 
-/// What a request asks the loop to do after answering.
-enum Flow {
-    Continue,
-    Quit,
-}
-
 /// A reply: `=` or `?`, the id if the request had one, then the text: on the same
 /// line when it is one line, on the lines after when it is several; then an empty line.
-fn frame(id: Option<u64>, ok: bool, text: &str) -> String {
+fn frame(id: Option<&str>, ok: bool, text: &str) -> String {
     let mark = if ok { '=' } else { '?' };
-    let id = id.map(|i| i.to_string()).unwrap_or_default();
+    let id = id.unwrap_or_default();
     if text.is_empty() {
         format!("{mark}{id}\n\n")
     } else if text.contains('\n') {
@@ -87,7 +84,7 @@ fn frame(id: Option<u64>, ok: bool, text: &str) -> String {
 }
 
 impl Daemon {
-    fn reply(&self, id: Option<u64>, result: Result<String, String>) {
+    fn reply(&self, id: Option<&str>, result: Result<String, String>) {
         match result {
             Ok(text) => self.out.send(&frame(id, true, &text)),
             Err(text) => self.out.send(&frame(id, false, &text)),
@@ -95,26 +92,7 @@ impl Daemon {
     }
 
     fn handle(&mut self, request: Request) -> Flow {
-        let id = request.id;
-        if self.worker.busy() {
-            match request.command.as_str() {
-                "stop" => {
-                    if self.worker.searching() {
-                        self.worker.stop();
-                    }
-                    self.reply(id, Ok(String::new()));
-                }
-                "isready" => self.out.send("readyok\n"),
-                "ping" => self.reply(id, Ok(pong(&request.args))),
-                "quit" => {
-                    self.worker.stop();
-                    self.reply(id, Ok(String::new()));
-                    return Flow::Quit;
-                }
-                _ => self.reply(id, Err("busy".to_string())),
-            }
-            return Flow::Continue;
-        }
+        let id = request.id.as_deref();
         let args = &request.args;
         let depth = |text: Option<&String>| -> Result<u32, String> {
             let text = text.ok_or("the depth is missing")?;
@@ -124,8 +102,24 @@ impl Daemon {
                 .ok_or_else(|| format!("the depth must be a number from 0 to 64, not {text:?}"))
         };
         match request.command.as_str() {
-            "isready" => self.out.send("readyok\n"),
+            "isready" => {
+                // The next search's memory is taken now, not in its clock.
+                if !self.worker.busy()
+                    && let Err(e) = self.worker.prepare_search()
+                {
+                    log::warn!("{e}");
+                }
+                self.out.send("readyok\n")
+            }
+            "ping" => self.reply(id, Ok(pong(args))),
+            "stop" => {
+                // Whatever runs ends and gives its answer first.
+                self.worker.stop();
+                self.reply(id, Ok(String::new()));
+            }
             "quit" => {
+                // Only a search can run here (see session): it gives its move.
+                self.worker.stop();
                 self.reply(id, Ok(String::new()));
                 return Flow::Quit;
             }
@@ -137,16 +131,16 @@ impl Daemon {
                 Ok(_) if self.table().is_over() => {
                     self.reply(id, Err("the game is over".to_string()))
                 }
-                Ok(limits) => self.start(id, Task::Genmove(id, limits)),
+                Ok(limits) => self.start(id, Task::Genmove(id.map(String::from), limits)),
                 Err(e) => self.reply(id, Err(e)),
             },
             "perft" => match depth(args.first()) {
-                Ok(d) => self.start(id, Task::Perft(id, d)),
+                Ok(d) => self.start(id, Task::Perft(id.map(String::from), d)),
                 Err(e) => self.reply(id, Err(e)),
             },
             "divide" => match depth(args.first()) {
                 Ok(0) => self.reply(id, Err("divide needs a depth of at least 1".to_string())),
-                Ok(d) => self.start(id, Task::Divide(id, d)),
+                Ok(d) => self.start(id, Task::Divide(id.map(String::from), d)),
                 Err(e) => self.reply(id, Err(e)),
             },
             _ => {
@@ -179,17 +173,22 @@ impl Daemon {
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "games" => Ok("senamukha mentula mangala".into()),
             "list_commands" => Ok(COMMANDS.join("\n")),
-            "known_command" => Ok(arg(0)
-                .is_some_and(|c| COMMANDS.contains(&c.to_ascii_lowercase().as_str()))
-                .to_string()),
+            "known_command" => {
+                let name = arg(0).ok_or("known_command needs a command name")?;
+                Ok(COMMANDS
+                    .contains(&name.to_ascii_lowercase().as_str())
+                    .to_string())
+            }
             "game" => {
                 let name = arg(0).ok_or("game needs a name: senamukha, mentula or mangala")?;
-                let table =
+                let mut table =
                     new_table(&name.to_ascii_lowercase(), self.hash_mib).ok_or_else(|| {
                         format!("unknown game {name:?} (senamukha, mentula or mangala)")
                     })?;
+                // The new game's memory is taken now, not in its first search's clock.
+                let taken = table.set_hash(self.hash_mib);
                 self.worker.set_table(table);
-                Ok(String::new())
+                taken.map(|()| String::new())
             }
             "newgame" => {
                 self.table().new_game();
@@ -215,20 +214,15 @@ impl Daemon {
             "to_move" => Ok(self.table().to_move()),
             "status" => Ok(self.table().status()),
             "record" => Ok(self.table().record(arg(0))?.trim_end().to_string()),
+            "load_record" if args.is_empty() => Err("load_record needs a record".into()),
             "load_record" => self
                 .table()
                 .load_record(&args.join(" "))
                 .map(|()| String::new()),
             "list_options" => Ok(self.options()),
             "setoption" => self.set_option(args),
-            "stop" => Ok(String::new()),
-            "ping" => Ok(pong(args)),
-            other => {
-                // A long word is cut: the reply names it, it does not echo megabytes.
-                let shown: String = other.chars().take(40).collect();
-                let more = if shown.len() < other.len() { "…" } else { "" };
-                Err(format!("unknown command: {shown}{more}"))
-            }
+            // A long word is cut: the reply names it, it does not echo megabytes.
+            other => Err(format!("unknown command: {}", quoted(other))),
         }
     }
 
@@ -269,8 +263,9 @@ impl Daemon {
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let mib = parse_hash(&value)?;
-                self.hash_mib = mib;
-                self.table().set_hash(mib);
+                let taken = self.table().set_hash(mib);
+                self.hash_mib = self.table().hash_mib();
+                taken?;
             }
             "move overhead" => self.move_overhead = parse_move_overhead(&value)?,
             _ if self
@@ -281,7 +276,28 @@ impl Daemon {
             {
                 self.table().set_engine_option(&name, &value)?
             }
-            _ => self.table().set_rule(&name, &value)?,
+            _ if self
+                .table()
+                .rule_options()
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(&name)) =>
+            {
+                self.table().set_rule(&name, &value)?
+            }
+            _ => {
+                let table = self.table();
+                let names: Vec<&str> = ["Hash", "Move Overhead"]
+                    .into_iter()
+                    .chain(table.engine_options().iter().map(|o| o.name))
+                    .chain(table.rule_options().iter().map(|o| o.name))
+                    .collect();
+                return Err(format!(
+                    "unknown option {:?} ({} has {})",
+                    quoted(&name),
+                    table.game(),
+                    names.join(", ")
+                ));
+            }
         }
         Ok(String::new())
     }
@@ -303,17 +319,41 @@ impl Daemon {
             let text = args
                 .get(i)
                 .ok_or_else(|| format!("{what} needs a number"))?;
-            text.parse::<u64>()
-                .map_err(|_| format!("{what} needs a number, not {text:?}"))
+            if let Ok(n) = text.parse::<u64>() {
+                return Ok(n);
+            }
+            // A number, but not one that fits: named as such.
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                let why = if text.starts_with('-') {
+                    "negative"
+                } else {
+                    "too large"
+                };
+                return Err(format!(
+                    "{what} is out of range ({why}): {} (0 to {})",
+                    quoted(text),
+                    u64::MAX
+                ));
+            }
+            Err(format!("{what} needs a number, not {:?}", quoted(text)))
         };
         while i < args.len() {
             match args[i].to_ascii_lowercase().as_str() {
                 "depth" => {
-                    let d = number(i + 1, "depth")?;
-                    if !(1..=64).contains(&d) {
-                        return Err(format!("depth must be 1 to 64, not {d}"));
-                    }
-                    limits.depth = Some(d as u32);
+                    let text = args.get(i + 1).ok_or("depth needs a number")?;
+                    limits.depth = Some(match text.parse::<i128>() {
+                        Ok(d @ 1..=64) => d as u32,
+                        Ok(_) => {
+                            return Err(format!(
+                                "depth is out of range: {} (1 to 64)",
+                                quoted(text)
+                            ));
+                        }
+                        Err(_) => {
+                            return Err(format!("depth needs a number, not {:?}", quoted(text)));
+                        }
+                    });
                     i += 2;
                 }
                 "nodes" => {
@@ -365,9 +405,18 @@ impl Daemon {
 
     /// Hands the game to a work thread. A search first takes its memory here, so that it
     /// can be stopped at once; `go` is acknowledged before the search starts.
-    fn start(&mut self, id: Option<u64>, task: Task) {
-        let stoppable = matches!(task, Task::Go(_) | Task::Genmove(..));
-        if stoppable && let Err(e) = self.worker.prepare_search() {
+    fn start(&mut self, id: Option<&str>, task: Task) {
+        let kind = match task {
+            Task::Go(_) => WorkKind::Search,
+            _ => WorkKind::Reply,
+        };
+        let endless = match &task {
+            Task::Go(limits) | Task::Genmove(_, limits) => limits.endless(),
+            Task::Perft(..) | Task::Divide(..) => false,
+        };
+        if matches!(task, Task::Go(_) | Task::Genmove(..))
+            && let Err(e) = self.worker.prepare_search()
+        {
             self.reply(id, Err(e));
             return;
         }
@@ -375,38 +424,46 @@ impl Daemon {
             self.reply(id, Ok(String::new()));
         }
         let out = self.out.clone();
-        self.worker.spawn(stoppable, move |job| {
+        self.worker.spawn(kind, endless, move |job| {
             let info_out = out.clone();
             let mut info = move |info: &crate::search::Info| info_out.line(&info.to_string());
-            match task {
+            let stopped = || Err("stopped before the count was complete".to_string());
+            let reply = match task {
                 Task::Go(limits) => {
                     let best = job.search(limits, &mut info);
                     job.finish();
                     out.line(&format!("bestmove {}", best.as_deref().unwrap_or("none")));
+                    return;
                 }
                 Task::Genmove(id, limits) => {
                     let result = job
                         .search(limits, &mut info)
                         .ok_or_else(|| "the game is over".to_string())
                         .and_then(|best| job.table.play(&best));
-                    job.finish();
-                    out.send(&frame(id, result.is_ok(), &result.unwrap_or_else(|e| e)));
+                    (id, result)
                 }
-                Task::Perft(id, depth) => {
-                    let nodes = job.table.perft(depth);
-                    job.finish();
-                    out.send(&frame(id, true, &nodes.to_string()));
-                }
-                Task::Divide(id, depth) => {
-                    let lines = job.table.divide(depth);
-                    let total: u64 = lines.iter().map(|(_, n)| n).sum();
-                    let mut text: Vec<String> =
-                        lines.iter().map(|(m, n)| format!("{m}: {n}")).collect();
-                    text.push(format!("Nodes searched: {total}"));
-                    job.finish();
-                    out.send(&frame(id, true, &text.join("\n")));
-                }
-            }
+                Task::Perft(id, depth) => match job.table.perft(depth, job.stop) {
+                    Some(nodes) => (id, Ok(nodes.to_string())),
+                    None => (id, stopped()),
+                },
+                Task::Divide(id, depth) => match job.table.divide(depth, job.stop) {
+                    Some(lines) => {
+                        let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                        let mut text: Vec<String> =
+                            lines.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+                        text.push(format!("Nodes searched: {total}"));
+                        (id, Ok(text.join("\n")))
+                    }
+                    None => (id, stopped()),
+                },
+            };
+            job.finish();
+            let (id, result) = reply;
+            out.send(&frame(
+                id.as_deref(),
+                result.is_ok(),
+                &result.unwrap_or_else(|e| e),
+            ));
         });
     }
 }
@@ -451,40 +508,42 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
         hash_mib: DEFAULT_HASH_MIB,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
     };
-    for message in first.into_iter().chain(lines) {
-        match message {
-            Input::End => break,
-            Input::TooLong(length) => daemon.reply(
-                None,
-                Err(format!(
-                    "line too long: {length} bytes (at most {MAX_LINE})"
-                )),
-            ),
-            Input::Line(bytes) => {
-                let Ok(text) = String::from_utf8(bytes) else {
-                    daemon.reply(None, Err("invalid UTF-8 in the request".to_string()));
-                    continue;
-                };
-                let line = text.trim_end_matches('\r');
-                let Some(request) = request::parse(line) else {
-                    if let Some(id) = request::lone_id(line) {
-                        daemon.reply(Some(id), Err("the request has an id but no command".into()));
-                    }
-                    continue;
-                };
-                if let Flow::Quit = daemon.handle(request) {
-                    if daemon.worker.busy() {
-                        // A perft count still running: not waited for.
-                        std::process::exit(0);
-                    }
-                    return;
+    session::run(&mut daemon, first, &lines);
+}
+
+impl session::Dialect for Daemon {
+    fn worker(&mut self) -> &mut Worker {
+        &mut self.worker
+    }
+
+    fn kind(&self, line: &str) -> Kind {
+        match request::parse(line.trim_end_matches('\r')) {
+            Some(request) => match request.command.as_str() {
+                "stop" => Kind::Stop,
+                "isready" | "ping" => Kind::Beside,
+                "quit" => Kind::Quit,
+                "go" | "genmove" | "perft" | "divide" => Kind::Work,
+                _ => Kind::Ordered,
+            },
+            // Blank, or an id alone: answered without the game.
+            None => Kind::Beside,
+        }
+    }
+
+    fn serve(&mut self, line: &str) -> Flow {
+        let line = line.trim_end_matches('\r');
+        match request::parse(line) {
+            Some(request) => self.handle(request),
+            None => {
+                if let Some(id) = request::lone_id(line) {
+                    self.reply(Some(id), Err("the request has an id but no command".into()));
                 }
+                Flow::Continue
             }
         }
     }
-    // End of input: a running search is stopped and gives its move; a perft count is
-    // not waited for.
-    if daemon.worker.stop() {
-        std::process::exit(0);
+
+    fn unreadable(&mut self, problem: &str) {
+        self.reply(None, Err(problem.to_string()));
     }
 }

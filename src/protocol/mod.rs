@@ -3,6 +3,7 @@
 //! exactly one `bestmove` per `go`). See protocol-spec/protocol.md.
 //!
 //! - `request`: reading a request line (nom);
+//! - `session`: the order in which every dialect serves requests, and the end of input;
 //! - `table`: one game's state behind an object-safe interface, for all three games;
 //! - `worker`: what every dialect shares: the reader thread, the writer, the game and
 //!   the work thread;
@@ -13,6 +14,7 @@
 pub mod cecp;
 pub mod daemon;
 pub mod request;
+pub mod session;
 pub mod table;
 pub mod uci;
 pub mod worker;

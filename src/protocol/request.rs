@@ -2,9 +2,10 @@
 
 use nom::{
     IResult, Parser,
+    branch::alt,
     bytes::complete::take_till1,
     character::complete::{digit1, space0, space1},
-    combinator::{map_res, opt},
+    combinator::{eof, opt},
     multi::separated_list0,
     sequence::terminated,
 };
@@ -12,7 +13,8 @@ use nom::{
 /// One request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
-    pub id: Option<u64>,
+    /// The id's digits as sent (`007` stays `007`), echoed in the reply.
+    pub id: Option<String>,
     /// The command name, lower case.
     pub command: String,
     pub args: Vec<String>,
@@ -22,20 +24,22 @@ fn word(input: &str) -> IResult<&str, &str> {
     take_till1(|c: char| c == ' ' || c == '\t').parse(input)
 }
 
-fn id(input: &str) -> IResult<&str, u64> {
-    terminated(map_res(digit1, str::parse::<u64>), space1).parse(input)
+/// An id: digits, however many, followed by a space or the end of the line.
+fn id(input: &str) -> IResult<&str, &str> {
+    terminated(digit1, alt((space1, eof))).parse(input)
 }
 
-/// Reads a request from a line (without its line ending). `None` for a blank line.
+/// Reads a request from a line (without its line ending). `None` for a blank line and
+/// for an id alone (see [`lone_id`]).
 pub fn parse(line: &str) -> Option<Request> {
-    let parsed: IResult<&str, (Option<u64>, Vec<&str>)> =
+    let parsed: IResult<&str, (Option<&str>, Vec<&str>)> =
         (space0, opt(id), separated_list0(space1, word), space0)
             .map(|(_, id, words, _)| (id, words))
             .parse(line);
     let (_, (id, words)) = parsed.ok()?;
     let (command, args) = words.split_first()?;
     Some(Request {
-        id,
+        id: id.map(String::from),
         command: command.to_ascii_lowercase(),
         args: args.iter().map(|s| s.to_string()).collect(),
     })
@@ -82,8 +86,8 @@ pub fn position_setup(args: &[String]) -> Result<(Option<String>, &[String]), St
 
 /// The id of a line that holds an id and nothing else (`5 `), which deserves an error
 /// naming the id rather than silence.
-pub fn lone_id(line: &str) -> Option<u64> {
-    let parsed: IResult<&str, u64> = (space0, id, space0).map(|(_, id, _)| id).parse(line);
+pub fn lone_id(line: &str) -> Option<&str> {
+    let parsed: IResult<&str, &str> = (space0, id, space0).map(|(_, id, _)| id).parse(line);
     match parsed {
         Ok(("", id)) => Some(id),
         _ => None,
@@ -99,7 +103,7 @@ mod tests {
         assert_eq!(
             parse("12 position\tfen  x y"),
             Some(Request {
-                id: Some(12),
+                id: Some("12".into()),
                 command: "position".into(),
                 args: vec!["fen".into(), "x".into(), "y".into()],
             })
@@ -107,8 +111,12 @@ mod tests {
         assert_eq!(parse("  PING 5 ").unwrap().command, "ping");
         assert_eq!(parse("").map(|r| r.command), None);
         assert_eq!(parse(" \t ").map(|r| r.command), None);
-        // A number alone is a command, not an id.
-        assert_eq!(parse("42").unwrap().command, "42");
+        // A number alone is an id without a command; ids are kept as sent.
+        assert_eq!(parse("42"), None);
+        assert_eq!(lone_id(" 42 "), Some("42"));
+        assert_eq!(parse("007 name").unwrap().id.as_deref(), Some("007"));
+        let long = "123456789012345678901234567890 name";
+        assert_eq!(parse(long).unwrap().id.unwrap().len(), 30);
         assert_eq!(words(" go\twtime  5 "), vec!["go", "wtime", "5"]);
         assert!(words("  ").is_empty());
     }

@@ -1,6 +1,8 @@
 //! One game's state for the protocol, behind an object-safe interface so the command
 //! loop can hold any of the three games and hand it to a search thread.
 
+use std::sync::atomic::AtomicBool;
+
 use crate::game::{Outcome, RuleOption};
 use crate::record;
 use crate::search::{EngineOption, Info, Limits, Searchable};
@@ -25,13 +27,19 @@ pub trait Table: Send {
     /// The player to move, or `none` when the game is over.
     fn to_move(&self) -> String;
     fn status(&self) -> String;
-    fn perft(&mut self, depth: u32) -> u64;
-    fn divide(&mut self, depth: u32) -> Vec<(String, u64)>;
+    /// Counts the legal move tree; `None` when `stop` was set before the end.
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> Option<u64>;
+    /// Counts the tree below every legal move; `None` when stopped.
+    fn divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>>;
     fn record(&self, notation: Option<&str>) -> Result<String, String>;
     /// Replays a record from the start position, replacing the game.
     fn load_record(&mut self, text: &str) -> Result<(), String>;
     fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String>;
-    fn set_hash(&mut self, mib: usize);
+    /// Makes the hash table `mib` MiB and takes its memory now; if it cannot be had,
+    /// the table keeps its previous size and the error says so.
+    fn set_hash(&mut self, mib: usize) -> Result<(), String>;
+    /// The hash table's size in MiB.
+    fn hash_mib(&self) -> usize;
     /// The game's own engine options.
     fn engine_options(&self) -> &'static [EngineOption];
     /// Sets an engine option; the error names what was wrong.
@@ -218,16 +226,19 @@ where
         }
     }
 
-    fn perft(&mut self, depth: u32) -> u64 {
-        crate::perft::perft(&mut self.position, depth)
+    // Counts walk a copy, so that the game stays as it was whatever happens.
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> Option<u64> {
+        crate::perft::perft_until(&mut self.position.clone(), depth, stop)
     }
 
-    fn divide(&mut self, depth: u32) -> Vec<(String, u64)> {
-        let position = self.position.clone();
-        crate::perft::divide(&mut self.position, depth)
-            .into_iter()
-            .map(|(m, n)| (position.format_move(m, G::NOTATIONS[0].1), n))
-            .collect()
+    fn divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
+        let counted = crate::perft::divide_until(&mut self.position.clone(), depth, stop)?;
+        Some(
+            counted
+                .into_iter()
+                .map(|(m, n)| (self.position.format_move(m, G::NOTATIONS[0].1), n))
+                .collect(),
+        )
     }
 
     fn record(&self, notation: Option<&str>) -> Result<String, String> {
@@ -257,9 +268,25 @@ where
         Ok(())
     }
 
-    fn set_hash(&mut self, mib: usize) {
+    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        let previous = self.hash_mib;
+        // The old table is given back first, so that its memory can serve the new one.
         self.hash_mib = mib;
         self.new_engine();
+        if let Err(e) = G::prepare(&mut self.engine) {
+            self.hash_mib = previous;
+            self.new_engine();
+            let kept = match G::prepare(&mut self.engine) {
+                Ok(()) => format!("the hash table stays at {previous} MiB"),
+                Err(_) => "searching without a hash table".to_string(),
+            };
+            return Err(format!("{e}; {kept}"));
+        }
+        Ok(())
+    }
+
+    fn hash_mib(&self) -> usize {
+        self.hash_mib
     }
 
     fn engine_options(&self) -> &'static [EngineOption] {

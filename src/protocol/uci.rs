@@ -8,15 +8,16 @@
 //! UCI has no error replies: a command that cannot be obeyed is answered by
 //! `info string error: <reason>` and changes nothing.
 
-use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use super::request::{option_setting, position_setup, words};
+use super::session::{self, Flow, Kind};
 use super::worker::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS, Worker,
-    Writer, new_table, parse_hash, parse_move_overhead,
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
+    WorkKind, Worker, Writer, new_table, parse_hash, parse_move_overhead,
 };
+use crate::game::quoted;
 use crate::search::{Clock, Info, Limits};
 
 /// The games these dialects serve (Mentula has four players).
@@ -88,13 +89,6 @@ struct Session {
     move_overhead: Duration,
     /// Rule and engine options set, by name: applied again to a new game that has them.
     settings: Vec<(String, String)>,
-    /// The running search is infinite (only `stop` ends it).
-    infinite: bool,
-}
-
-enum Flow {
-    Continue,
-    Quit,
 }
 
 impl Session {
@@ -141,11 +135,13 @@ impl Session {
         out.line(&format!("{}ok", self.dialect.name()));
     }
 
-    /// Switches to `game` with the options set so far.
-    fn switch_game(&mut self, game: &'static str) {
-        let table = self.new_game_table(game);
+    /// Switches to `game` with the options set so far; its memory is taken now.
+    fn switch_game(&mut self, game: &'static str) -> Result<(), String> {
+        let mut table = self.new_game_table(game);
+        let taken = table.set_hash(self.hash_mib);
         self.worker.set_table(table);
         self.game = game;
+        taken
     }
 
     /// A new table of `game` with the options set so far.
@@ -171,13 +167,15 @@ impl Session {
                     .iter()
                     .find(|g| g.eq_ignore_ascii_case(&value))
                     .ok_or_else(|| format!("unknown variant {value:?} ({})", GAMES.join(", ")))?;
-                self.switch_game(game);
+                let taken = self.switch_game(game);
                 let start = self.worker.table().start_fen();
                 self.out.line(&variant_line(game, &start));
+                taken?;
             }
             "hash" => {
-                self.hash_mib = parse_hash(&value)?;
-                self.worker.table().set_hash(self.hash_mib);
+                let taken = self.worker.table().set_hash(parse_hash(&value)?);
+                self.hash_mib = self.worker.table().hash_mib();
+                taken?;
             }
             "moveoverhead" => self.move_overhead = parse_move_overhead(&value)?,
             _ => {
@@ -226,6 +224,10 @@ impl Session {
             // The other game's position: switched to only if the whole command holds.
             let mut table = self.new_game_table(game);
             table.set_position(fen.as_deref(), moves)?;
+            // The new game's memory is taken now, not in its first search's clock.
+            if let Err(e) = table.set_hash(self.hash_mib) {
+                self.error(&e);
+            }
             self.worker.set_table(table);
             self.game = game;
             return Ok(());
@@ -316,12 +318,17 @@ impl Session {
                 .filter(|d| (1..=64).contains(d))
                 .ok_or_else(|| format!("the perft depth must be 1 to 64, not {text:?}"))?;
             let out = self.out.clone();
-            self.infinite = false;
-            self.worker.spawn(false, move |job| {
-                let lines = job.table.divide(depth);
-                let total: u64 = lines.iter().map(|(_, n)| n).sum();
-                let mut text: String = lines.iter().map(|(m, n)| format!("{m}: {n}\n")).collect();
-                text.push_str(&format!("\nNodes searched: {total}\n"));
+            self.worker.spawn(WorkKind::Reply, false, move |job| {
+                let text = match job.table.divide(depth, job.stop) {
+                    Some(lines) => {
+                        let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                        let mut text: String =
+                            lines.iter().map(|(m, n)| format!("{m}: {n}\n")).collect();
+                        text.push_str(&format!("\nNodes searched: {total}\n"));
+                        text
+                    }
+                    None => "info string perft stopped before the count was complete\n".into(),
+                };
                 job.finish();
                 out.send(&text);
             });
@@ -329,10 +336,13 @@ impl Session {
         }
         let mut limits = self.limits(args);
         limits.received = Some(std::time::Instant::now());
-        self.worker.prepare_search()?;
-        self.infinite = limits.infinite;
+        let endless = limits.endless();
         let out = self.out.clone();
-        self.worker.spawn(true, move |job| {
+        if let Err(e) = self.worker.prepare_search() {
+            // A GUI waits for the bestmove: it comes, from a search without a table.
+            self.error(&e);
+        }
+        self.worker.spawn(WorkKind::Search, endless, move |job| {
             let info_out = out.clone();
             let mut info = move |info: &Info| info_out.line(&info.to_string());
             let best = job.search(limits, &mut info);
@@ -383,16 +393,12 @@ impl Session {
                 Ok(())
             }
             "stop" => {
-                if self.worker.searching() {
-                    self.worker.stop();
-                }
+                self.worker.stop();
                 Ok(())
             }
             "quit" => {
-                if self.worker.stop() {
-                    // A perft count cannot be stopped: not waited for.
-                    std::process::exit(0);
-                }
+                // Only a search can run here (see session): it gives its move.
+                self.worker.stop();
                 return Flow::Quit;
             }
             "ucinewgame" | "uginewgame" => {
@@ -409,10 +415,7 @@ impl Session {
                 self.out.line(&text);
                 Ok(())
             }
-            _ => Err(format!(
-                "unknown command {:?}",
-                line.chars().take(40).collect::<String>()
-            )),
+            _ => Err(format!("unknown command \"{}\"", quoted(line))),
         };
         if let Err(e) = result {
             self.error(&e);
@@ -431,60 +434,35 @@ pub fn serve(dialect: Dialect, lines: Receiver<Input>, out: Writer) {
         hash_mib: DEFAULT_HASH_MIB,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         settings: Vec::new(),
-        infinite: false,
     };
     session.identify();
-    // Commands that need the game while a search runs wait here, in order, and run as
-    // soon as it ends; the reader goes on meanwhile, so isready, stop and quit are
-    // answered at once.
-    let mut deferred: VecDeque<String> = VecDeque::new();
-    loop {
-        while !deferred.is_empty() && !session.worker.busy() {
-            let line = deferred.pop_front().expect("not empty");
-            if let Flow::Quit = session.handle(&line) {
-                return;
-            }
-        }
-        let message = if deferred.is_empty() {
-            lines.recv().unwrap_or(Input::End)
-        } else {
-            match lines.recv_timeout(Duration::from_millis(2)) {
-                Ok(message) => message,
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => Input::End,
-            }
-        };
-        match message {
-            Input::End => break,
-            Input::TooLong(length) => session.error(&format!("line too long: {length} bytes")),
-            Input::Line(bytes) => {
-                let Ok(text) = String::from_utf8(bytes) else {
-                    session.error("invalid UTF-8 in the command");
-                    continue;
-                };
-                let command = words(&text).first().map(|w| w.to_ascii_lowercase());
-                let immediate = matches!(
-                    command.as_deref(),
-                    None | Some("uci" | "ugi" | "isready" | "stop" | "quit")
-                );
-                if !immediate && (session.worker.busy() || !deferred.is_empty()) {
-                    // An infinite search would never end by itself: it is stopped
-                    // (and still gives its bestmove).
-                    if session.infinite && session.worker.searching() {
-                        session.worker.stop();
-                    }
-                    deferred.push_back(text);
-                    continue;
-                }
-                if let Flow::Quit = session.handle(&text) {
-                    return;
-                }
-            }
+    session::run(&mut session, None, &lines);
+}
+
+impl session::Dialect for Session {
+    fn worker(&mut self) -> &mut Worker {
+        &mut self.worker
+    }
+
+    fn kind(&self, line: &str) -> Kind {
+        match words(line)
+            .first()
+            .map(|w| w.to_ascii_lowercase())
+            .as_deref()
+        {
+            Some("stop") => Kind::Stop,
+            None | Some("uci" | "ugi" | "isready") => Kind::Beside,
+            Some("quit") => Kind::Quit,
+            Some("go") => Kind::Work,
+            Some(_) => Kind::Ordered,
         }
     }
-    // End of input: a running search is stopped and gives its move; the commands
-    // still waiting are dropped.
-    if session.worker.stop() {
-        std::process::exit(0);
+
+    fn serve(&mut self, line: &str) -> Flow {
+        self.handle(line)
+    }
+
+    fn unreadable(&mut self, problem: &str) {
+        self.error(problem);
     }
 }

@@ -83,6 +83,7 @@ fn read_lines(input: impl Read, lines: mpsc::Sender<Input>) {
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
     let mut length = 0usize;
+    let mut first = true;
     loop {
         let chunk = match reader.fill_buf() {
             Ok([]) | Err(_) => break,
@@ -110,6 +111,7 @@ fn read_lines(input: impl Read, lines: mpsc::Sender<Input>) {
                 Input::Line(std::mem::take(&mut line))
             };
             line.clear();
+            let message = without_byte_order_mark(message, &mut first);
             length = 0;
             if lines.send(message).is_err() {
                 return;
@@ -122,12 +124,25 @@ fn read_lines(input: impl Read, lines: mpsc::Sender<Input>) {
         } else {
             Input::Line(line)
         };
-        let _ = lines.send(message);
+        let _ = lines.send(without_byte_order_mark(message, &mut first));
     }
     let _ = lines.send(Input::End);
 }
 
-/// A new game by name (`senamukha`, `mentula`, `mangala`).
+/// The first line without the UTF-8 byte-order mark that some editors put before it.
+fn without_byte_order_mark(message: Input, first: &mut bool) -> Input {
+    let was_first = std::mem::replace(first, false);
+    match message {
+        Input::Line(mut bytes) if was_first && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) => {
+            bytes.drain(..3);
+            Input::Line(bytes)
+        }
+        other => other,
+    }
+}
+
+/// A new game by name (`senamukha`, `mentula`, `mangala`). Its hash table's memory is
+/// taken when the first search prepares (or at once by [`Table::set_hash`]).
 pub fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
     Some(match game {
         "senamukha" => Box::new(TableOf::<senamukha::Position>::new(hash_mib)),
@@ -137,10 +152,22 @@ pub fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
     })
 }
 
+/// What running work is, for the requests that arrive while it runs (see
+/// [`super::session`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkKind {
+    /// A search started by `go`: it answers on its own (`info`, one `bestmove`), so
+    /// the requests that need no game are served beside it.
+    Search,
+    /// Work whose answer is the reply to its request (`genmove`, a count): every
+    /// request after it waits for it, except `stop`, which ends it early.
+    Reply,
+}
+
 /// What a job running on the work thread is given.
 pub struct Job<'a> {
     pub table: &'a mut Box<dyn Table>,
-    /// Set by `stop`: a search polls it.
+    /// Set by `stop`: searches and counts poll it.
     pub stop: &'a Arc<AtomicBool>,
     finished: &'a AtomicBool,
 }
@@ -169,8 +196,9 @@ impl Job<'_> {
 struct Work {
     stop: Arc<AtomicBool>,
     finished: Arc<AtomicBool>,
-    /// Searches end on `stop`; a perft count does not.
-    stoppable: bool,
+    kind: WorkKind,
+    /// Only `stop` ends it (an infinite search, or one without limits).
+    endless: bool,
     handle: JoinHandle<Box<dyn Table>>,
 }
 
@@ -189,15 +217,26 @@ impl Worker {
         }
     }
 
-    /// Whether work runs (finished work is collected first).
-    pub fn busy(&mut self) -> bool {
+    /// What runs, if anything (finished work is collected first).
+    pub fn running(&mut self) -> Option<WorkKind> {
         self.collect(false);
-        self.work.is_some()
+        self.work.as_ref().map(|w| w.kind)
     }
 
-    /// Whether the running work is a search (which `stop` ends).
+    /// Whether work runs.
+    pub fn busy(&mut self) -> bool {
+        self.running().is_some()
+    }
+
+    /// Whether a search started by `go` runs.
     pub fn searching(&mut self) -> bool {
-        self.busy() && self.work.as_ref().is_some_and(|w| w.stoppable)
+        self.running() == Some(WorkKind::Search)
+    }
+
+    /// Whether the running work ends only on `stop`.
+    pub fn endless(&mut self) -> bool {
+        self.collect(false);
+        self.work.as_ref().is_some_and(|w| w.endless)
     }
 
     /// The game; only when no work runs.
@@ -220,13 +259,12 @@ impl Worker {
             .as_ref()
             .is_some_and(|w| wait || w.handle.is_finished() || w.finished.load(Ordering::Acquire));
         if finished && let Some(work) = self.work.take() {
-            match work.handle.join() {
-                Ok(table) => self.table = Some(table),
-                Err(_) => {
-                    log::error!("the work thread failed; starting a new game");
-                    self.table = new_table("senamukha", 64);
-                }
-            }
+            // The job runs under `catch_unwind` and hands the game back whatever happens.
+            self.table = Some(
+                work.handle
+                    .join()
+                    .expect("the work thread hands the game back"),
+            );
         }
     }
 
@@ -235,17 +273,12 @@ impl Worker {
         self.collect(true);
     }
 
-    /// Ends running work: a search is stopped and waited for (it writes its result); a
-    /// perft count cannot be stopped, so `true` says the process should end without it.
-    pub fn stop(&mut self) -> bool {
-        match &self.work {
-            None => false,
-            Some(work) if work.stoppable => {
-                work.stop.store(true, Ordering::Relaxed);
-                self.collect(true);
-                false
-            }
-            Some(_) => true,
+    /// Ends running work and waits for it: a search gives its move, a count its
+    /// (stopped) reply.
+    pub fn stop(&mut self) {
+        if let Some(work) = &self.work {
+            work.stop.store(true, Ordering::Relaxed);
+            self.collect(true);
         }
     }
 
@@ -256,26 +289,39 @@ impl Worker {
         self.table().prepare_search()
     }
 
-    /// Runs `job` on the work thread with the game; `stoppable`: the job is a search,
-    /// which `stop` ends (call [`Worker::prepare_search`] first).
-    pub fn spawn(&mut self, stoppable: bool, job: impl FnOnce(&mut Job) + Send + 'static) {
+    /// Runs `job` on the work thread with the game (for a search, call
+    /// [`Worker::prepare_search`] first); `endless`: only `stop` will end it. A job
+    /// that panics is logged; the game comes back as the job left it, which every job
+    /// keeps consistent (counts walk a copy).
+    pub fn spawn(
+        &mut self,
+        kind: WorkKind,
+        endless: bool,
+        job: impl FnOnce(&mut Job) + Send + 'static,
+    ) {
         self.stop();
         let mut table = self.table.take().expect("no work runs");
         let stop = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
         let (flag, done) = (stop.clone(), finished.clone());
         let handle = std::thread::spawn(move || {
-            job(&mut Job {
-                table: &mut table,
-                stop: &flag,
-                finished: &done,
-            });
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                job(&mut Job {
+                    table: &mut table,
+                    stop: &flag,
+                    finished: &done,
+                })
+            }));
+            if ran.is_err() {
+                log::error!("the work thread failed; the game is kept as it was");
+            }
             table
         });
         self.work = Some(Work {
             stop,
             finished,
-            stoppable,
+            kind,
+            endless,
             handle,
         });
     }

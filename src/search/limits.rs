@@ -36,6 +36,18 @@ pub struct Limits {
     pub received: Option<Instant>,
 }
 
+impl Limits {
+    /// Whether only a stop ends a search with these limits: it is infinite, or nothing
+    /// bounds it (it would run to [`MAX_DEPTH`]).
+    pub fn endless(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.movetime.is_none()
+                && self.clock.is_none())
+    }
+}
+
 /// The deepest iteration any search starts.
 pub const MAX_DEPTH: u32 = 64;
 

@@ -23,6 +23,25 @@ struct Slot {
     meta: u8,
 }
 
+/// `count` empty slots in zeroed memory, `None` if it cannot be had. Zeroed pages come
+/// from the operating system untouched, so even gigabytes are taken at once (the pages
+/// are filled as the search first writes them), where writing every slot would take
+/// seconds.
+fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
+    let layout = std::alloc::Layout::array::<Slot>(count).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size; a slot of zero bytes is the empty slot
+    // (`Slot::default()`: every field is an integer), so zeroed memory holds `count`
+    // valid slots; the memory comes from the global allocator with the layout of
+    // `[Slot; count]`, as `Vec::from_raw_parts` requires.
+    unsafe {
+        let memory = std::alloc::alloc_zeroed(layout) as *mut Slot;
+        (!memory.is_null()).then(|| Vec::from_raw_parts(memory, count, count))
+    }
+}
+
 /// What a probe finds.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
@@ -50,24 +69,29 @@ impl TranspositionTable {
         }
     }
 
-    /// Forgets everything (a new game).
+    /// Forgets everything (a new game). A large table is given back and taken anew,
+    /// zeroed by the operating system: faster than writing every slot.
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = Slot::default());
+        if self.slots.len() >= 1 << 16 {
+            self.slots = Vec::new();
+            if let Err(e) = self.allocate() {
+                log::warn!("{e}");
+            }
+        } else {
+            self.slots.iter_mut().for_each(|s| *s = Slot::default());
+        }
         self.generation = 0;
     }
 
     /// Takes the table's memory if it has not yet; the error says when it cannot be had.
     pub fn allocate(&mut self) -> Result<(), String> {
         if self.slots.is_empty() {
-            let mut slots = Vec::new();
-            slots.try_reserve_exact(self.count).map_err(|_| {
+            self.slots = zeroed_slots(self.count).ok_or_else(|| {
                 format!(
                     "{} MiB for the hash table cannot be allocated",
                     (self.count * std::mem::size_of::<Slot>()) >> 20
                 )
             })?;
-            slots.resize(self.count, Slot::default());
-            self.slots = slots;
         }
         Ok(())
     }
@@ -125,5 +149,36 @@ impl TranspositionTable {
                 meta: bound_bits | generation << 2,
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_stores_and_forgets_and_its_memory_starts_empty() {
+        let mut tt = TranspositionTable::new(1);
+        tt.allocate().unwrap();
+        assert!(tt.probe(42).is_none());
+        tt.new_search();
+        tt.store(42, Some(7), -123, 5, Bound::Lower);
+        let e = tt.probe(42).unwrap();
+        assert_eq!(
+            (e.best, e.value, e.depth, e.bound),
+            (Some(7), -123, 5, Bound::Lower)
+        );
+        tt.clear();
+        assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn an_impossible_table_is_refused_with_its_size() {
+        let mut tt = TranspositionTable::new(1 << 40);
+        let e = tt.allocate().unwrap_err();
+        assert!(
+            e.ends_with("MiB for the hash table cannot be allocated"),
+            "{e}"
+        );
     }
 }

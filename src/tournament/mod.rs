@@ -473,7 +473,7 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
     // An engine that cannot start, or refuses its options, is a mistake in the
     // command, not a loss: the match stops before the first game.
     for spec in &config.engines {
-        let mut engine = Engine::start(spec)?;
+        let mut engine = Engine::start(spec).map_err(|e| format!("engine {}: {e}", spec.name))?;
         engine.spec.options.extend(config.rules.iter().cloned());
         let setup = engine.new_game(
             G::NAME,

@@ -81,6 +81,23 @@ impl Process {
         }
     }
 
+    /// Closes the input (the end of the script); the process goes on answering.
+    pub fn send_eof(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    /// The next line, or `None` once the output has ended; fails the test after
+    /// [`LINE_TIMEOUT`].
+    pub fn next_line(&mut self) -> Option<String> {
+        match self.lines.recv_timeout(LINE_TIMEOUT) {
+            Ok(line) => Some(line),
+            Err(mpsc::RecvTimeoutError::Disconnected) => None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                panic!("no line from ludus within {LINE_TIMEOUT:?}")
+            }
+        }
+    }
+
     /// Closes the input and waits for a clean exit; returns how long the exit took.
     pub fn close(mut self) -> Duration {
         let started = Instant::now();

@@ -52,6 +52,11 @@ fn rows(input: &str) -> IResult<&str, Rows<'_>> {
 }
 
 fn number(text: &str, what: &str) -> Result<u32, PositionError> {
+    if text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(error(format!(
+            "{what} is written with a leading zero: {text}"
+        )));
+    }
     match text.parse::<u32>() {
         Ok(n) if text.bytes().all(|b| b.is_ascii_digit()) && n <= COUNTERS => Ok(n),
         _ if text.bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() => Err(error(format!(

@@ -33,14 +33,16 @@ fn error(text: impl Into<String>) -> PositionError {
     PositionError(text.into())
 }
 
-/// Reads either form.
+/// Reads either form: a text that starts with a player's name, or has a colon (which
+/// the FEN-like form never has), is the list form (`White (to play): a1`), so that a
+/// misspelt entry or an unknown player is named.
 pub fn parse(text: &str) -> Result<Position, PositionError> {
     let first_word: String = text
         .trim_start()
         .chars()
         .take_while(|c| c.is_alphabetic())
         .collect();
-    if TITLES.iter().any(|t| t.eq_ignore_ascii_case(&first_word)) {
+    if text.contains(':') || TITLES.iter().any(|t| t.eq_ignore_ascii_case(&first_word)) {
         parse_list(text)
     } else {
         parse_fen(text)

@@ -261,7 +261,11 @@ impl Position {
     fn why_not(&self, written: &MoveText) -> String {
         let side = self.side_to_move();
         let to = written.to;
+        let own_man_on_target = self.piece_at(to).is_some_and(|p| p.color == side);
         let (Some(f), Some(r)) = (written.from_file, written.from_rank) else {
+            if own_man_on_target {
+                return format!("{to} holds a {} man", side.name());
+            }
             let kind = written.kind.unwrap_or(Kind::Pawn);
             if kind == Kind::Pawn && written.from_file.is_none() && self.piece_at(to).is_some() {
                 return format!(
@@ -299,7 +303,7 @@ impl Position {
                 k.name()
             );
         }
-        if self.piece_at(to).is_some_and(|p| p.color == side) {
+        if own_man_on_target {
             return format!("{to} holds a {} man", side.name());
         }
         if movegen::reaches(self, from, to) {

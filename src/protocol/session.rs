@@ -1,0 +1,179 @@
+//! The order in which requests are served: one rule for the native protocol and every
+//! dialect (protocol-spec/protocol.md, "Order of answers").
+//!
+//! - Requests are served in the order they arrive. A request that needs the game while
+//!   work runs (a search, a count, `genmove`) waits for the work to end, and every
+//!   request after it waits behind it.
+//! - `isready` and `ping` need no game: beside a search started by `go` they are served
+//!   as soon as they arrive, even if requests wait (a GUI checks that the engine is
+//!   alive while it thinks; a search answers on its own, so nothing comes out of order).
+//!   `quit` too, when nothing waits before it. Beside work whose answer is its reply
+//!   (`genmove`, a count) they wait like any request, `quit` included.
+//! - `stop` acts on the running work at once: a search gives its move, a count ends
+//!   early with a reply that says so. If a request that starts work waits before it,
+//!   the stop is meant for that work: it takes its turn right after it.
+//! - End of input means the script is complete: everything read is served in order, as
+//!   if the input were still open; a search with a limit runs to it, one that only a
+//!   `stop` would end is stopped and gives its move; then the session ends.
+
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use super::worker::{Input, MAX_LINE, WorkKind, Worker};
+
+/// How a request relates to running work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Needs the game: served when no work runs, in order.
+    Ordered,
+    /// Needs the game and starts work (`go`, `genmove`, a count).
+    Work,
+    /// Needs no game (`isready`, `ping`): served at once beside a `go` search.
+    Beside,
+    /// `quit`: served beside a `go` search when nothing waits before it.
+    Quit,
+    /// Acts on the running work at once (`stop`; every CECP command), unless work that
+    /// it is meant for waits to start.
+    Stop,
+}
+
+/// Whether the session goes on after a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// A line as the session hands it to the dialect.
+pub enum Line {
+    Text(String),
+    /// A line that is not a request: too long or not UTF-8; the text says which.
+    Unreadable(String),
+}
+
+/// One protocol's requests, served by [`run`].
+pub trait Dialect {
+    fn worker(&mut self) -> &mut Worker;
+    /// How the request on this line relates to running work.
+    fn kind(&self, line: &str) -> Kind;
+    /// Serves one request. An [`Kind::Ordered`] one is only given when no work runs.
+    fn serve(&mut self, line: &str) -> Flow;
+    /// Answers a line that is not a request.
+    fn unreadable(&mut self, problem: &str);
+}
+
+/// How long the loop waits for input before it looks again whether the work that
+/// requests wait for has ended.
+const POLL: Duration = Duration::from_millis(1);
+
+/// Serves `first` (if given) and then every line from `lines`, by the rule above, until
+/// `quit` or the end of input and of the work it leaves.
+pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<Input>) {
+    let mut waiting: VecDeque<(Kind, Line)> = VecDeque::new();
+    let mut ended = false;
+    let mut first = first;
+    loop {
+        // Serve, in order, whatever the running work lets through.
+        while let Some((kind, _)) = waiting.front() {
+            if !admits(dialect.worker().running(), *kind) {
+                break;
+            }
+            let (_, line) = waiting.pop_front().expect("a request waits");
+            if serve(dialect, line) == Flow::Quit {
+                return;
+            }
+        }
+        if ended {
+            let worker = dialect.worker();
+            if worker.endless() {
+                // Only a stop would end it, and no stop can come any more.
+                worker.stop();
+            } else if worker.busy() {
+                worker.wait();
+            } else if waiting.is_empty() {
+                return;
+            }
+            continue;
+        }
+        let message = match first.take() {
+            Some(message) => message,
+            None if waiting.is_empty() => lines.recv().unwrap_or(Input::End),
+            None => match lines.recv_timeout(POLL) {
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => Input::End,
+            },
+        };
+        let (kind, line) = match message {
+            Input::End => {
+                ended = true;
+                continue;
+            }
+            Input::TooLong(length) => (
+                Kind::Beside,
+                Line::Unreadable(format!(
+                    "line too long: {length} bytes (at most {MAX_LINE})"
+                )),
+            ),
+            Input::Line(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => (dialect.kind(&text), Line::Text(text)),
+                Err(_) => (
+                    Kind::Beside,
+                    Line::Unreadable("invalid UTF-8 in the request".into()),
+                ),
+            },
+        };
+        let now = match kind {
+            Kind::Stop => !waiting.iter().any(|(k, _)| *k == Kind::Work),
+            Kind::Beside => admits(dialect.worker().running(), kind),
+            Kind::Ordered | Kind::Work | Kind::Quit => {
+                waiting.is_empty() && admits(dialect.worker().running(), kind)
+            }
+        };
+        if !now {
+            waiting.push_back((kind, line));
+        } else if serve(dialect, line) == Flow::Quit {
+            return;
+        }
+    }
+}
+
+fn serve(dialect: &mut impl Dialect, line: Line) -> Flow {
+    match line {
+        Line::Text(text) => dialect.serve(&text),
+        Line::Unreadable(problem) => {
+            dialect.unreadable(&problem);
+            Flow::Continue
+        }
+    }
+}
+
+/// Whether a request of `kind` may be served while `running` runs.
+fn admits(running: Option<WorkKind>, kind: Kind) -> bool {
+    matches!(
+        (running, kind),
+        (None, _) | (_, Kind::Stop) | (Some(WorkKind::Search), Kind::Beside | Kind::Quit)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_may_be_served_beside_running_work() {
+        let search = Some(WorkKind::Search);
+        let reply = Some(WorkKind::Reply);
+        assert!(admits(None, Kind::Ordered));
+        assert!(admits(None, Kind::Work));
+        assert!(!admits(search, Kind::Ordered));
+        assert!(!admits(search, Kind::Work));
+        assert!(admits(search, Kind::Beside));
+        assert!(admits(search, Kind::Quit));
+        assert!(!admits(reply, Kind::Beside));
+        assert!(!admits(reply, Kind::Quit));
+        assert!(admits(reply, Kind::Stop));
+        assert!(admits(search, Kind::Stop));
+    }
+}
