@@ -70,7 +70,7 @@ pub fn allocate(clock: &Clock, move_overhead: Duration) -> (Duration, Duration) 
 pub const FORCED_MOVE_DEPTH: u32 = 6;
 
 /// The limits turned into deadlines, for a running search.
-pub(crate) struct Budget {
+pub struct Budget {
     started: Instant,
     /// Do not start another iteration after this.
     soft: Option<Instant>,
@@ -85,7 +85,7 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
-    pub(crate) fn new(limits: &Limits) -> Budget {
+    pub fn new(limits: &Limits) -> Budget {
         let started = limits.received.unwrap_or_else(Instant::now);
         let mut soft = None;
         let mut hard = None;
@@ -131,12 +131,12 @@ impl Budget {
         }
     }
 
-    pub(crate) fn elapsed_ms(&self) -> u64 {
+    pub fn elapsed_ms(&self) -> u64 {
         self.started.elapsed().as_millis() as u64
     }
 
     /// Whether the search must stop now (polled inside the tree).
-    pub(crate) fn must_stop(&self, nodes: u64) -> bool {
+    pub fn must_stop(&self, nodes: u64) -> bool {
         if self
             .stop
             .as_ref()
@@ -151,17 +151,17 @@ impl Budget {
     }
 
     /// Whether another iteration may start.
-    pub(crate) fn may_deepen(&self, nodes: u64) -> bool {
+    pub fn may_deepen(&self, nodes: u64) -> bool {
         !self.must_stop(nodes) && self.soft.is_none_or(|s| Instant::now() < s)
     }
 
     /// Whether the limits leave the search running until a stop.
-    pub(crate) fn is_infinite(&self) -> bool {
+    pub fn is_infinite(&self) -> bool {
         self.infinite
     }
 
     /// An infinite search that ran out of depth still answers only after the stop.
-    pub(crate) fn wait_if_infinite(&self) {
+    pub fn wait_if_infinite(&self) {
         if self.infinite {
             while !self.must_stop(0) {
                 std::thread::sleep(std::time::Duration::from_millis(1));

@@ -7,7 +7,7 @@ pub mod multi_player;
 pub mod tt;
 pub mod two_player;
 
-pub use limits::{Clock, Limits};
+pub use limits::{Budget, Clock, Limits};
 
 use std::fmt;
 
@@ -173,15 +173,6 @@ impl EngineOption {
     }
 }
 
-/// Mentula's choice of search.
-pub const ALGORITHM: EngineOption = EngineOption {
-    name: "Algorithm",
-    default: 0,
-    min: 0,
-    max: 2,
-    values: &["brs", "paranoid", "mcts"],
-};
-
 /// A game the engine can search, whatever search serves it: alpha-beta for the
 /// two-player games, a multi-player search for Mentula.
 pub trait Searchable: crate::game::Game {
@@ -216,56 +207,4 @@ pub trait Searchable: crate::game::Game {
         limits: &Limits,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult<Self::Move>;
-}
-
-macro_rules! two_player_searchable {
-    ($game:ty) => {
-        impl Searchable for $game {
-            type Engine = two_player::Searcher<<$game as crate::game::Game>::Move>;
-            fn engine(hash_mib: usize) -> Self::Engine {
-                two_player::Searcher::new(hash_mib)
-            }
-            fn prepare(engine: &mut Self::Engine) -> Result<(), String> {
-                engine.prepare()
-            }
-            fn clear(engine: &mut Self::Engine) {
-                engine.clear()
-            }
-            fn think(
-                engine: &mut Self::Engine,
-                position: &mut Self,
-                limits: &Limits,
-                report: &mut dyn FnMut(&Info),
-            ) -> SearchResult<Self::Move> {
-                engine.search(position, limits, report)
-            }
-        }
-    };
-}
-
-two_player_searchable!(crate::games::senamukha::Position);
-
-impl Searchable for crate::games::mentula::Position {
-    type Engine = multi_player::Searcher;
-    const ENGINE_OPTIONS: &'static [EngineOption] = &[ALGORITHM];
-    fn engine(_hash_mib: usize) -> Self::Engine {
-        multi_player::Searcher::new(multi_player::Algorithm::BestReply)
-    }
-    fn set_engine_option(engine: &mut Self::Engine, name: &str, value: u32) -> Result<(), String> {
-        if !name.eq_ignore_ascii_case(ALGORITHM.name) {
-            return Err(format!("mentula has no engine option {name:?}"));
-        }
-        engine.algorithm = *multi_player::Algorithm::ALL
-            .get(value as usize)
-            .ok_or_else(|| format!("no algorithm number {value}"))?;
-        Ok(())
-    }
-    fn think(
-        engine: &mut Self::Engine,
-        position: &mut Self,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult<Self::Move> {
-        engine.search(position, limits, report)
-    }
 }

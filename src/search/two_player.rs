@@ -48,15 +48,21 @@ pub trait TwoPlayerGame: Game {
     }
     fn play_null(&mut self) {}
     fn undo_null(&mut self) {}
-    /// Proven bounds on the value of this position for the side to move, from an
-    /// endgame table (Mangala II); equal bounds are the exact value.
-    fn proven_bounds(&self) -> Option<(Value, Value)> {
-        None
-    }
     /// The move packed into a non-zero number (for the table and killers).
     fn pack(mv: Self::Move) -> u32;
     /// An index below [`HISTORY_SIZE`] for the history heuristic.
     fn history_index(&self, mv: Self::Move) -> usize;
+}
+
+/// Proven bounds on the value of a position for the side to move (an endgame table's,
+/// or what the rules alone prove); equal bounds are the exact value. Handed to
+/// [`Searcher::search_with`] by the game's engine: the search knows no oracle itself.
+pub type Oracle<'a, G> = &'a dyn Fn(&G) -> Option<(Value, Value)>;
+
+/// What every node of one search reads: its deadlines and its oracle.
+struct Context<'a, G> {
+    budget: &'a Budget,
+    oracle: Option<Oracle<'a, G>>,
 }
 
 /// Quiescence searches at most this many plies below the horizon.
@@ -151,7 +157,19 @@ impl<M: Copy> Searcher<M> {
         &mut self,
         position: &mut G,
         limits: &Limits,
+        report: impl FnMut(&Info),
+    ) -> SearchResult<G::Move> {
+        self.search_with(position, limits, report, None)
+    }
+
+    /// [`Searcher::search`] with an oracle: every position it settles within the window
+    /// is a leaf with its proven value.
+    pub fn search_with<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &mut G,
+        limits: &Limits,
         mut report: impl FnMut(&Info),
+        oracle: Option<Oracle<'_, G>>,
     ) -> SearchResult<G::Move> {
         let mut budget = Budget::new(limits);
         self.tt.new_search();
@@ -183,7 +201,11 @@ impl<M: Copy> Searcher<M> {
             let mut previous = 0;
             for depth in 1..=budget.depth {
                 self.seldepth = 0;
-                let value = self.aspiration(position, depth, previous, &budget);
+                let context = Context {
+                    budget: &budget,
+                    oracle,
+                };
+                let value = self.aspiration(position, depth, previous, &context);
                 if self.stopped && depth > 1 {
                     // A partial iteration counts only through what it proved: the
                     // root's first move (last best) was searched first.
@@ -262,15 +284,15 @@ impl<M: Copy> Searcher<M> {
         position: &mut G,
         depth: u32,
         previous: Value,
-        budget: &Budget,
+        ctx: &Context<G>,
     ) -> Value {
         if depth < 4 || previous.abs() >= MATE_BOUND {
-            return self.negamax(position, depth as i32, 0, -INFINITY, INFINITY, true, budget);
+            return self.negamax(position, depth as i32, 0, -INFINITY, INFINITY, true, ctx);
         }
         let mut window = 40;
         let (mut alpha, mut beta) = (previous - window, previous + window);
         loop {
-            let value = self.negamax(position, depth as i32, 0, alpha, beta, true, budget);
+            let value = self.negamax(position, depth as i32, 0, alpha, beta, true, ctx);
             if self.stopped {
                 return value;
             }
@@ -305,11 +327,11 @@ impl<M: Copy> Searcher<M> {
         alpha: Value,
         beta: Value,
         is_pv: bool,
-        budget: &Budget,
+        ctx: &Context<G>,
     ) -> Value {
         // This ply's move list is lent to the node and given back after it.
         let mut list = std::mem::take(&mut self.lists[ply as usize]);
-        let value = self.node(position, depth, ply, alpha, beta, is_pv, budget, &mut list);
+        let value = self.node(position, depth, ply, alpha, beta, is_pv, ctx, &mut list);
         self.lists[ply as usize] = list;
         value
     }
@@ -323,7 +345,7 @@ impl<M: Copy> Searcher<M> {
         mut alpha: Value,
         beta: Value,
         is_pv: bool,
-        budget: &Budget,
+        ctx: &Context<G>,
         list: &mut (Vec<M>, Vec<i32>),
     ) -> Value {
         let ply_index = ply as usize;
@@ -340,7 +362,7 @@ impl<M: Copy> Searcher<M> {
             if mate_alpha >= mate_beta {
                 return mate_alpha;
             }
-            if let Some(value) = proven_cutoff(position, alpha, beta) {
+            if let Some(value) = proven_cutoff(position, ctx.oracle, alpha, beta) {
                 return value;
             }
         }
@@ -352,9 +374,9 @@ impl<M: Copy> Searcher<M> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(position, ply, alpha, beta, budget);
+            return self.quiescence(position, ply, alpha, beta, ctx);
         }
-        self.poll(budget);
+        self.poll(ctx.budget);
         if self.stopped {
             return 0;
         }
@@ -388,15 +410,7 @@ impl<M: Copy> Searcher<M> {
             let mover = position.to_move();
             position.play_null();
             let value = Turn::after(mover, position).value(beta - 1, beta, |a, b| {
-                self.negamax(
-                    position,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    a,
-                    b,
-                    false,
-                    budget,
-                )
+                self.negamax(position, depth - 1 - reduction, ply + 1, a, b, false, ctx)
             });
             position.undo_null();
             if self.stopped {
@@ -429,7 +443,7 @@ impl<M: Copy> Searcher<M> {
             let turn = Turn::after(mover, position);
             let value = if i == 0 {
                 turn.value(alpha, beta, |a, b| {
-                    self.negamax(position, depth - 1, ply + 1, a, b, is_pv, budget)
+                    self.negamax(position, depth - 1, ply + 1, a, b, is_pv, ctx)
                 })
             } else {
                 let reduction = if depth >= 3 && i >= 3 && !tactical && !in_check {
@@ -440,16 +454,16 @@ impl<M: Copy> Searcher<M> {
                 };
                 let reduced = depth - 1 - reduction.max(0);
                 let mut value = turn.value(alpha, alpha + 1, |a, b| {
-                    self.negamax(position, reduced, ply + 1, a, b, false, budget)
+                    self.negamax(position, reduced, ply + 1, a, b, false, ctx)
                 });
                 if value > alpha && reduction > 0 {
                     value = turn.value(alpha, alpha + 1, |a, b| {
-                        self.negamax(position, depth - 1, ply + 1, a, b, false, budget)
+                        self.negamax(position, depth - 1, ply + 1, a, b, false, ctx)
                     });
                 }
                 if value > alpha && value < beta && is_pv {
                     value = turn.value(alpha, beta, |a, b| {
-                        self.negamax(position, depth - 1, ply + 1, a, b, true, budget)
+                        self.negamax(position, depth - 1, ply + 1, a, b, true, ctx)
                     });
                 }
                 value
@@ -509,9 +523,9 @@ impl<M: Copy> Searcher<M> {
         ply: u32,
         alpha: Value,
         beta: Value,
-        budget: &Budget,
+        ctx: &Context<G>,
     ) -> Value {
-        self.quiescence_at(position, ply, 0, alpha, beta, budget)
+        self.quiescence_at(position, ply, 0, alpha, beta, ctx)
     }
 
     /// Quiescence `depth` plies below the horizon. Check evasions are searched in full
@@ -525,9 +539,9 @@ impl<M: Copy> Searcher<M> {
         depth: u32,
         mut alpha: Value,
         beta: Value,
-        budget: &Budget,
+        ctx: &Context<G>,
     ) -> Value {
-        self.poll(budget);
+        self.poll(ctx.budget);
         if self.stopped {
             return 0;
         }
@@ -535,7 +549,7 @@ impl<M: Copy> Searcher<M> {
         if let Some(value) = position.rule_end(ply) {
             return value;
         }
-        if let Some(value) = proven_cutoff(position, alpha, beta) {
+        if let Some(value) = proven_cutoff(position, ctx.oracle, alpha, beta) {
             return value;
         }
         let in_check = position.in_check() && depth < QUIESCENCE_EVASION_PLIES;
@@ -566,7 +580,7 @@ impl<M: Copy> Searcher<M> {
             let mover = position.to_move();
             position.play(mv);
             let value = Turn::after(mover, position).value(alpha, beta, |a, b| {
-                self.quiescence_at(position, ply + 1, depth + 1, a, b, budget)
+                self.quiescence_at(position, ply + 1, depth + 1, a, b, ctx)
             });
             position.undo();
             if self.stopped {
@@ -614,8 +628,13 @@ impl<M: Copy> Searcher<M> {
 
 /// Mate scores are stored relative to the node, so they stay true wherever it recurs.
 /// The value of a node whose proven bounds settle it within `alpha..beta`.
-fn proven_cutoff<G: TwoPlayerGame>(position: &G, alpha: Value, beta: Value) -> Option<Value> {
-    let (lower, upper) = position.proven_bounds()?;
+fn proven_cutoff<G: TwoPlayerGame>(
+    position: &G,
+    oracle: Option<Oracle<'_, G>>,
+    alpha: Value,
+    beta: Value,
+) -> Option<Value> {
+    let (lower, upper) = oracle?(position)?;
     if lower == upper || lower >= beta {
         Some(lower)
     } else if upper <= alpha {

@@ -7,7 +7,6 @@
 //! position they cover is played from them at once (perfect play, see `endgame`), and
 //! inside the search every covered position is a leaf with its proven value.
 
-use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::endgame::{self, Table};
@@ -37,11 +36,6 @@ pub struct Engine {
     endgame_counters: usize,
 }
 
-thread_local! {
-    /// The table the search on this thread probes.
-    static TABLE: RefCell<Option<Arc<Table>>> = const { RefCell::new(None) };
-}
-
 /// The table usable for `position`, if it is built. Its build is asked for only once
 /// the game nears the endgame (at most twice the covered counters on the board), so
 /// that an engine in a match does not spend a core on it in games that never get there;
@@ -56,22 +50,23 @@ fn usable_table(engine: &Engine, position: &Position, wait: bool) -> Option<Arc<
     }
 }
 
-/// Bounds on the value of `position`: the table's where the table in use on this
-/// thread covers it, else those that the counters left on the board allow.
-pub(super) fn proven_bounds(position: &Position) -> Option<(Value, Value)> {
-    let from_table = TABLE.with_borrow(|table| {
-        if let Some(limit) = position.rules().ply_limit
-            && position.state().plies + PLY_LIMIT_MARGIN >= limit
-        {
-            return None;
-        }
-        let bounds = table.as_ref()?.probe(position.pits(), position.to_move())?;
-        let us = position.to_move();
-        let so_far = position.captured(us) as i32 - position.captured(1 - us) as i32;
-        Some((so_far + bounds.lower, so_far + bounds.upper))
-    });
+/// Bounds on the value of `position`: the table's where `table` covers it, else those
+/// that the counters left on the board allow. The search's oracle.
+fn proven_bounds(table: Option<&Table>, position: &Position) -> (Value, Value) {
+    let near_the_ply_limit = position
+        .rules()
+        .ply_limit
+        .is_some_and(|limit| position.state().plies + PLY_LIMIT_MARGIN >= limit);
+    let from_table = table
+        .filter(|_| !near_the_ply_limit)
+        .and_then(|t| t.probe(position.pits(), position.to_move()))
+        .map(|bounds| {
+            let us = position.to_move();
+            let so_far = position.captured(us) as i32 - position.captured(1 - us) as i32;
+            (so_far + bounds.lower, so_far + bounds.upper)
+        });
     let (lower, upper) = from_table.unwrap_or_else(|| margin_bounds(position));
-    Some((proven_value(lower), proven_value(upper)))
+    (proven_value(lower), proven_value(upper))
 }
 
 /// The table's move for the root with its line and value, if the table settles the
@@ -82,7 +77,7 @@ fn table_move(table: &Table, position: &Position) -> Option<(Move, Vec<Move>, Va
     }
     let (mv, bounds) = table.best_move(position.pits(), position.to_move())?;
     bounds.exact()?;
-    let value = proven_bounds(position)?.0;
+    let value = proven_bounds(Some(table), position).0;
     let mut line = position.clone();
     line.play(mv);
     if line.occurrences() >= 3 {
@@ -138,9 +133,8 @@ impl Searchable for Position {
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult<Move> {
         let table = usable_table(engine, position, false);
-        TABLE.set(table.clone());
         let from_table = table.as_deref().and_then(|t| table_move(t, position));
-        let result = match from_table {
+        match from_table {
             Some((mv, line, value)) => {
                 let budget = Budget::new(limits);
                 let canonical = Position::NOTATIONS[0].1;
@@ -168,9 +162,12 @@ impl Searchable for Position {
                     info,
                 }
             }
-            None => engine.searcher.search(position, limits, report),
-        };
-        TABLE.set(None);
-        result
+            None => {
+                let oracle = |p: &Position| Some(proven_bounds(table.as_deref(), p));
+                engine
+                    .searcher
+                    .search_with(position, limits, report, Some(&oracle))
+            }
+        }
     }
 }

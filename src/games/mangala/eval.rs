@@ -127,10 +127,6 @@ impl TwoPlayerGame for Position {
         sow(&mut pits, mv.0 as usize, self.rules().skip_origin) as i32
     }
 
-    fn proven_bounds(&self) -> Option<(Value, Value)> {
-        super::engine::proven_bounds(self)
-    }
-
     fn pack(mv: Move) -> u32 {
         mv.0 as u32 + 1
     }

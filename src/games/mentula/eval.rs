@@ -8,8 +8,8 @@
 use super::board::{Bitboard, PLAYERS};
 use super::position::{Move, Position};
 use super::reach;
-use crate::search::Value;
-use crate::search::multi_player::MultiPlayerGame;
+use crate::search::multi_player::{self, MultiPlayerGame};
+use crate::search::{EngineOption, Info, Limits, SearchResult, Searchable, Value};
 
 pub struct Weights {
     /// Per square of the player's score by reach.
@@ -92,5 +92,40 @@ impl MultiPlayerGame for Position {
         let capture = i32::from(self.owner(mv.to).is_some()) * 100;
         let (f, r) = (mv.to.file() as i32, mv.to.rank() as i32);
         capture - ((2 * f - 7).abs() + (2 * r - 7).abs())
+    }
+}
+
+/// Mentula's choice of search.
+pub const ALGORITHM: EngineOption = EngineOption {
+    name: "Algorithm",
+    default: 0,
+    min: 0,
+    max: 2,
+    values: &["brs", "paranoid", "mcts"],
+};
+
+/// Mentula is searched by the multi-player searches, chosen by [`ALGORITHM`].
+impl Searchable for Position {
+    type Engine = multi_player::Searcher;
+    const ENGINE_OPTIONS: &'static [EngineOption] = &[ALGORITHM];
+    fn engine(_hash_mib: usize) -> Self::Engine {
+        multi_player::Searcher::new(multi_player::Algorithm::BestReply)
+    }
+    fn set_engine_option(engine: &mut Self::Engine, name: &str, value: u32) -> Result<(), String> {
+        if !name.eq_ignore_ascii_case(ALGORITHM.name) {
+            return Err(format!("mentula has no engine option {name:?}"));
+        }
+        engine.algorithm = *multi_player::Algorithm::ALL
+            .get(value as usize)
+            .ok_or_else(|| format!("no algorithm number {value}"))?;
+        Ok(())
+    }
+    fn think(
+        engine: &mut Self::Engine,
+        position: &mut Self,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult<Move> {
+        engine.search(position, limits, report)
     }
 }

@@ -10,9 +10,9 @@
 
 use super::attacks;
 use super::board::{Bitboard, Color, FULL, Kind, SIZE, SQUARES, Square, Squares, east, west};
-use super::position::Position;
-use crate::search::two_player::TwoPlayerGame;
-use crate::search::{MATE, Value};
+use super::position::{Move, Position};
+use crate::search::two_player::{Searcher, TwoPlayerGame};
+use crate::search::{Info, Limits, MATE, SearchResult, Value};
 
 /// All the weights of the evaluation.
 pub struct Weights {
@@ -286,5 +286,27 @@ impl TwoPlayerGame for Position {
 
     fn history_index(&self, mv: Self::Move) -> usize {
         (mv.bits() & 0x3fff) as usize | self.side_to_move().index() << 14
+    }
+}
+
+/// Sena-Mukha is searched by the two-player alpha-beta.
+impl crate::search::Searchable for Position {
+    type Engine = Searcher<Move>;
+    fn engine(hash_mib: usize) -> Self::Engine {
+        Searcher::new(hash_mib)
+    }
+    fn prepare(engine: &mut Self::Engine) -> Result<(), String> {
+        engine.prepare()
+    }
+    fn clear(engine: &mut Self::Engine) {
+        engine.clear()
+    }
+    fn think(
+        engine: &mut Self::Engine,
+        position: &mut Self,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult<Move> {
+        engine.search(position, limits, report)
     }
 }
