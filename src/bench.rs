@@ -1,44 +1,20 @@
-//! `ludus bench`: fixed positions of all three games searched to a fixed depth, one
-//! thread. The total node count is a signature of the search: it changes exactly when
+//! `ludus bench`: each game's bench positions ([`crate::search::Searchable::BENCH_POSITIONS`])
+//! searched to its bench depth, one thread. The total node count is a signature of the search: it changes exactly when
 //! the search's behaviour changes.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use crate::games::{mangala, mentula, senamukha};
-use crate::search::{Limits, Searchable};
-
-/// Sena-Mukha positions: the start, an opening, and the positions before the mating
-/// moves of the seed's first two games and of the side line of its third.
-const SENAMUKHA: &[&str] = &[
-    senamukha::fen::START,
-    "3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/2Nn7/11/11/PPPPP1PPPPP/1RNENKNENRN/3PPPPP3/3NRNEN3 b - - 3 2",
-    "11/3ppp1p3/8r2/3pkp1p2p/p3n6/2e1Pe5/7K1P1/P2P3P2P/4P6/4PP1P3/6r4 b - - 0 73",
-    "11/3pp3R2/3e6k/1p1p4E2/9pp/p10/3P4P2/PP1P5PP/11/3PP1PP3/1K9 w - - 1 89",
-    "2e3r4/3ppppp3/nrn1n1n1nr1/ppp3ppppp/3p1n1k3/3Np6/7PE2/PPPPP1N1PPP/1RN1NKN2R1/3PPPPP3/4R6 w - - 1 33",
-];
-
-const MANGALA: &[&str] = &[
-    "6,6,6,6,6,6/6,6,6,6,6,6 S 0 0",
-    "9,8,0,8,7,0/0,9,9,2,9,9 S 0 2",
-    "3,0,5,1,0,2/4,1,0,7,2,1 N 24 22",
-];
-
-const MENTULA: &[&str] = &[
-    "YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM w 0 1",
-    "Y7/Y5RR/1Y3R2/1Y6/4R1M1/2W3M1/1W5M/1W5M w 1 3",
-];
+use crate::games::{self, Play};
+use crate::search::Limits;
 
 /// Searches the positions of one game; returns the nodes and the time searching (the
 /// endgame tables are built before, and not timed).
-fn run_game<G: Searchable>(
-    positions: &[&str],
-    depth: u32,
-    out: &mut dyn Write,
-) -> Result<(u64, Duration), String> {
+fn run_game<G: Play>(depth: Option<u32>, out: &mut dyn Write) -> Result<(u64, Duration), String> {
+    let depth = depth.unwrap_or(G::BENCH_DEPTH);
     let mut nodes = 0;
     let mut searching = Duration::ZERO;
-    for fen in positions {
+    for fen in G::BENCH_POSITIONS {
         let mut position = G::from_fen(fen).map_err(|e| format!("bench position {fen}: {e}"))?;
         let mut engine = G::engine(16);
         G::wait_until_ready(&mut engine, &position);
@@ -68,11 +44,29 @@ fn run_game<G: Searchable>(
 /// Runs the bench and prints one line per position, then `Bench: <nodes>` and the speed
 /// (time spent searching only).
 pub fn run(depth: Option<u32>, out: &mut dyn Write) -> Result<(), String> {
-    let runs = [
-        run_game::<senamukha::Position>(SENAMUKHA, depth.unwrap_or(7), out)?,
-        run_game::<mangala::Position>(MANGALA, depth.unwrap_or(12), out)?,
-        run_game::<mentula::Position>(MENTULA, depth.unwrap_or(5), out)?,
-    ];
+    struct Bench<'a> {
+        depth: Option<u32>,
+        out: &'a mut dyn Write,
+    }
+    impl games::Visitor for Bench<'_> {
+        type Output = Result<(u64, Duration), String>;
+        fn visit<G: Play>(self) -> Self::Output {
+            run_game::<G>(self.depth, self.out)
+        }
+    }
+    let mut runs = Vec::new();
+    for name in games::NAMES {
+        runs.push(
+            games::visit(
+                name,
+                Bench {
+                    depth,
+                    out: &mut *out,
+                },
+            )
+            .expect("a game")?,
+        );
+    }
     let total: u64 = runs.iter().map(|r| r.0).sum();
     let ms = runs
         .iter()

@@ -245,6 +245,34 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// What front ends need to know about a game beyond its rules: how each dialect
+/// announces it and how match records write it. One per game, in the game's folder
+/// ([`Game::DESCRIPTOR`]); generic code reads it and never names a game.
+#[derive(Clone, Copy, Debug)]
+pub struct Descriptor {
+    /// Files and ranks of the board (Mangala II: pits per row, rows).
+    pub board: (usize, usize),
+    /// The index in [`Game::NOTATIONS`] of the notation match records use.
+    pub record_notation: usize,
+    /// Match records start with PGN-style tags (`[Event ...]`, `[Variant <name>]`)
+    /// rather than the plain header line of the seed documents.
+    pub record_tags: bool,
+    /// The template of Fairy-Stockfish's variant announcement (`fairy`, `mancala`)
+    /// under which UCI and UGI serve the game; `None`: they do not (more than two
+    /// players).
+    pub uci_template: Option<&'static str>,
+    /// How CECP describes the game to XBoard; `None`: CECP does not serve it.
+    pub cecp: Option<CecpVariant>,
+}
+
+/// A game as CECP describes it to XBoard: the `setup` piece table (XBoard's piece
+/// slots, `.` for unused ones) and the `piece` lines for the moves XBoard cannot know.
+#[derive(Clone, Copy, Debug)]
+pub struct CecpVariant {
+    pub piece_table: &'static str,
+    pub piece_moves: &'static [&'static str],
+}
+
 /// The common interface of the three games' positions.
 ///
 /// A position owns its history, so `undo` and repetition detection need nothing
@@ -266,6 +294,9 @@ pub trait Game: Clone + fmt::Debug + Sized {
 
     /// The rule options the game offers.
     const RULE_OPTIONS: &'static [RuleOption];
+
+    /// What front ends need to know beyond the rules.
+    const DESCRIPTOR: Descriptor;
 
     /// The usual starting position.
     fn start() -> Self;

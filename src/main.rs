@@ -3,11 +3,12 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::PossibleValuesParser;
+use clap::{Args, Parser, Subcommand};
 use std::time::Duration;
 
 use ludus::game::Game;
-use ludus::games::{mangala, mentula, senamukha};
+use ludus::games::{self, Play};
 use ludus::search::{Limits, Searchable};
 
 #[derive(Parser)]
@@ -22,18 +23,11 @@ struct Cli {
     command: Option<Command>,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum GameName {
-    Senamukha,
-    Mentula,
-    Mangala,
-}
-
 /// The game and the position a command starts from.
 #[derive(Args)]
 struct Setup {
-    #[arg(long, value_enum, default_value = "senamukha")]
-    game: GameName,
+    #[arg(long, default_value = games::DEFAULT, value_parser = PossibleValuesParser::new(games::NAMES))]
+    game: String,
     /// Start from this position instead of the usual start.
     #[arg(long)]
     fen: Option<String>,
@@ -45,8 +39,8 @@ struct Setup {
 /// `ludus match` (see protocol-spec/command-line.md).
 #[derive(Args)]
 struct MatchArgs {
-    #[arg(long, value_enum, default_value = "senamukha")]
-    game: GameName,
+    #[arg(long, default_value = games::DEFAULT, value_parser = PossibleValuesParser::new(games::NAMES))]
+    game: String,
     /// An engine: its command line, or settings `cmd=... name=... proto=native|uci|ugi
     /// option.<Name>=<value>` (repeat: two engines, four for Mentula).
     #[arg(long = "engine", value_name = "ENGINE", required = true)]
@@ -191,12 +185,15 @@ fn main() -> ExitCode {
         };
     }
     if let Command::Match(args) = command {
-        let game = args.game;
-        let result = match game {
-            GameName::Senamukha => run_match::<senamukha::Position>(*args),
-            GameName::Mentula => run_match::<mentula::Position>(*args),
-            GameName::Mangala => run_match::<mangala::Position>(*args),
-        };
+        struct Match(MatchArgs);
+        impl games::Visitor for Match {
+            type Output = Result<(), String>;
+            fn visit<G: Play>(self) -> Self::Output {
+                run_match::<G>(self.0)
+            }
+        }
+        let game = args.game.clone();
+        let result = games::visit(&game, Match(*args)).expect("clap accepts games only");
         return match result {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -208,15 +205,20 @@ fn main() -> ExitCode {
     let game = match &command {
         Command::Perft { setup, .. }
         | Command::Replay { setup, .. }
-        | Command::Search { setup, .. } => setup.game,
-        // The bench covers all three games; any game type can run it.
-        Command::Bench { .. } | Command::Endgame { .. } | Command::Match(_) => GameName::Senamukha,
+        | Command::Search { setup, .. } => setup.game.clone(),
+        // The bench covers every game; any game type can run it.
+        Command::Bench { .. } | Command::Endgame { .. } | Command::Match(_) => {
+            games::DEFAULT.to_string()
+        }
     };
-    let result = match game {
-        GameName::Senamukha => run::<senamukha::Position>(command),
-        GameName::Mentula => run::<mentula::Position>(command),
-        GameName::Mangala => run::<mangala::Position>(command),
-    };
+    struct Run(Command);
+    impl games::Visitor for Run {
+        type Output = Result<(), String>;
+        fn visit<G: Play>(self) -> Self::Output {
+            run::<G>(self.0)
+        }
+    }
+    let result = games::visit(&game, Run(command)).expect("clap accepts games only");
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -351,7 +353,7 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
 
 fn run_endgame(counters: usize, skip_origin: bool) -> Result<(), String> {
     let start = Instant::now();
-    let table = mangala::endgame::Table::build(counters, skip_origin, 2)?;
+    let table = games::mangala::endgame::Table::build(counters, skip_origin, 2)?;
     let elapsed = start.elapsed();
     let stats = table.statistics();
     println!("counters  positions      exact   exact%  sweeps  seconds   MiB");

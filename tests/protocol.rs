@@ -161,7 +161,7 @@ fn the_other_games() {
     assert!(d.ask("show").last().unwrap().ends_with("magenta to move"));
     assert_eq!(
         d.ask_one("game chess"),
-        "? unknown game \"chess\" (senamukha, mentula or mangala)"
+        "? unknown game \"chess\" (senamukha, mentula, mangala)"
     );
     assert_eq!(
         d.ask_one("to_move"),

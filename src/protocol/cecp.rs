@@ -1,10 +1,11 @@
-//! The CECP dialect (the XBoard/WinBoard protocol, version 2), for Sena-Mukha.
+//! The CECP dialect (the XBoard/WinBoard protocol, version 2), for the games whose
+//! descriptor says how XBoard draws them (Sena-Mukha).
 //! See protocol-spec/dialects.md.
 //!
-//! On `variant senamukha` the engine describes the game to XBoard: `setup` gives the
-//! 11x11 board, the piece letters and the start, and `piece` lines give the Elephant's
-//! and the pawn's moves in Betza notation, so that XBoard draws the board and checks
-//! moves itself. Moves are coordinates with multi-digit ranks (`a10a11e`).
+//! On `variant <game>` the engine describes the game to XBoard from the game's
+//! descriptor: `setup` gives the board, the piece letters and the start, and `piece`
+//! lines give the moves XBoard cannot know in Betza notation (Sena-Mukha's Elephant and
+//! pawn), so that XBoard draws the board and checks moves itself. Moves are coordinates with multi-digit ranks (`a10a11e`).
 //!
 //! The engine plays the side to move when it gets `go` and then keeps that side;
 //! `force` makes it only follow the moves. A search that `force`, `new`, `undo`,
@@ -20,17 +21,10 @@ use super::request::words;
 use super::session::{self, Flow, Kind};
 use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, WorkKind, Worker, Writer,
-    new_table,
+    games_served, new_table,
 };
 use crate::game::{EndReason, Outcome, quoted};
 use crate::search::{Clock, Info, Limits, Score};
-
-/// XBoard's piece slots filled with Sena-Mukha's men: Pawn, Knight, Rook, the Elephant
-/// in the Alfil's slot (drawn as an elephant), King.
-const PIECE_TABLE: &str = "PN.R..EKpn.r..ek";
-/// The moves XBoard cannot know, in Betza notation: the Elephant steps or leaps one or
-/// two squares in all eight directions; the pawn has no double step.
-const PIECE_MOVES: &[&str] = &["E& WFAD", "P& fmWfcF"];
 
 /// The time control set by `level` (or `st`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -54,6 +48,8 @@ enum Thinking {
 
 struct Session {
     out: Writer,
+    /// The games CECP serves (the first is the default).
+    games: Vec<&'static str>,
     worker: Worker,
     force: bool,
     /// The side the engine plays (0 White).
@@ -138,16 +134,27 @@ impl Session {
     fn features(&self) {
         self.out.line(&format!(
             "feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 time=1 memory=1 \
-             reuse=1 analyze=1 draw=0 myname=\"ludus {}\" variants=\"senamukha\" done=1",
-            env!("CARGO_PKG_VERSION")
+             reuse=1 analyze=1 draw=0 myname=\"ludus {}\" variants=\"{}\" done=1",
+            env!("CARGO_PKG_VERSION"),
+            self.games.join(",")
         ));
     }
 
+    /// Describes the current game to XBoard from its descriptor: the board, the piece
+    /// letters and the start (`setup`), and the moves XBoard cannot know (`piece`).
     fn describe_variant(&mut self) {
-        let start = self.worker.table().start_fen();
-        self.out
-            .line(&format!("setup ({PIECE_TABLE}) 11x11+0_fairy {start}"));
-        for piece in PIECE_MOVES {
+        let table = self.worker.table();
+        let descriptor = table.descriptor();
+        let Some(cecp) = descriptor.cecp else {
+            return;
+        };
+        let (files, ranks) = descriptor.board;
+        let start = table.start_fen();
+        self.out.line(&format!(
+            "setup ({}) {files}x{ranks}+0_fairy {start}",
+            cecp.piece_table
+        ));
+        for piece in cecp.piece_moves {
             self.out.line(&format!("piece {piece}"));
         }
     }
@@ -302,10 +309,19 @@ impl Session {
             }
             "variant" => {
                 self.halt(false);
-                if arg(0).eq_ignore_ascii_case("senamukha") {
-                    self.describe_variant();
-                } else {
-                    self.error(line, "only senamukha is played");
+                match self.games.iter().find(|g| g.eq_ignore_ascii_case(arg(0))) {
+                    Some(&game) => {
+                        if game != self.worker.table().game() {
+                            let hash = self.worker.table().hash_mib();
+                            let table = new_table(game, hash).expect("a game served");
+                            self.worker.set_table(table);
+                        }
+                        self.describe_variant();
+                    }
+                    None => self.error(
+                        line,
+                        &format!("the variants played are {}", self.games.join(", ")),
+                    ),
                 }
             }
             "force" => {
@@ -456,9 +472,11 @@ impl Session {
 
 /// Serves CECP on the lines after the first (`xboard`, already read).
 pub fn serve(lines: Receiver<Input>, out: Writer) {
+    let games = games_served(|d| d.cecp.is_some());
     let mut session = Session {
         out,
-        worker: Worker::new(new_table("senamukha", DEFAULT_HASH_MIB).expect("a game")),
+        worker: Worker::new(new_table(games[0], DEFAULT_HASH_MIB).expect("a game")),
+        games,
         force: false,
         engine_side: 1,
         analyzing: false,

@@ -19,6 +19,7 @@ use super::worker::{
     new_table, parse_hash, parse_move_overhead, spawn_reader,
 };
 use crate::game::quoted;
+use crate::games;
 use crate::search::{Clock, Limits};
 
 /// The commands, in the order `list_commands` gives them.
@@ -171,7 +172,7 @@ impl Daemon {
             "protocol_version" => Ok("1".into()),
             "name" => Ok("ludus".into()),
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
-            "games" => Ok("senamukha mentula mangala".into()),
+            "games" => Ok(games::NAMES.join(" ")),
             "list_commands" => Ok(COMMANDS.join("\n")),
             "known_command" => {
                 let name = arg(0).ok_or("known_command needs a command name")?;
@@ -180,11 +181,10 @@ impl Daemon {
                     .to_string())
             }
             "game" => {
-                let name = arg(0).ok_or("game needs a name: senamukha, mentula or mangala")?;
-                let mut table =
-                    new_table(&name.to_ascii_lowercase(), self.hash_mib).ok_or_else(|| {
-                        format!("unknown game {name:?} (senamukha, mentula or mangala)")
-                    })?;
+                let listed = || games::NAMES.join(", ");
+                let name = arg(0).ok_or_else(|| format!("game needs a name: {}", listed()))?;
+                let mut table = new_table(&name.to_ascii_lowercase(), self.hash_mib)
+                    .ok_or_else(|| format!("unknown game {:?} ({})", quoted(name), listed()))?;
                 // The new game's memory is taken now, not in its first search's clock.
                 let taken = table.set_hash(self.hash_mib);
                 self.worker.set_table(table);
@@ -504,7 +504,7 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
     }
     let mut daemon = Daemon {
         out,
-        worker: Worker::new(new_table("senamukha", DEFAULT_HASH_MIB).expect("a game")),
+        worker: Worker::new(new_table(games::DEFAULT, DEFAULT_HASH_MIB).expect("a game")),
         hash_mib: DEFAULT_HASH_MIB,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
     };

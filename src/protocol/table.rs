@@ -3,13 +3,15 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::game::{Outcome, RuleOption};
+use crate::game::{Descriptor, Outcome, RuleOption};
 use crate::record;
 use crate::search::{EngineOption, Info, Limits, Searchable};
 
 /// What the command loop does with the current game.
 pub trait Table: Send {
     fn game(&self) -> &'static str;
+    /// How front ends present the game.
+    fn descriptor(&self) -> Descriptor;
     fn players(&self) -> &'static [&'static str];
     fn notations(&self) -> Vec<&'static str>;
     fn rule_options(&self) -> &'static [RuleOption];
@@ -124,6 +126,9 @@ where
 {
     fn game(&self) -> &'static str {
         G::NAME
+    }
+    fn descriptor(&self) -> Descriptor {
+        G::DESCRIPTOR
     }
     fn players(&self) -> &'static [&'static str] {
         G::PLAYERS

@@ -15,13 +15,10 @@ use super::request::{option_setting, position_setup, words};
 use super::session::{self, Flow, Kind};
 use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
-    WorkKind, Worker, Writer, new_table, parse_hash, parse_move_overhead,
+    WorkKind, Worker, Writer, games_served, new_table, parse_hash, parse_move_overhead,
 };
 use crate::game::quoted;
 use crate::search::{Clock, Info, Limits};
-
-/// The games these dialects serve (Mentula has four players).
-const GAMES: &[&str] = &["senamukha", "mangala"];
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Dialect {
@@ -70,18 +67,21 @@ fn is_go_keyword(word: &str) -> bool {
 }
 
 /// What a variant change reports, as Fairy-Stockfish does: board size and start.
-fn variant_line(game: &str, start: &str) -> String {
-    let (files, ranks, template) = match game {
-        "mangala" => (6, 2, "mancala"),
-        _ => (11, 11, "fairy"),
-    };
+fn variant_line(table: &dyn super::table::Table) -> String {
+    let descriptor = table.descriptor();
+    let (files, ranks) = descriptor.board;
     format!(
-        "info string variant {game} files {files} ranks {ranks} pocket 0 template {template} startpos {start}"
+        "info string variant {} files {files} ranks {ranks} pocket 0 template {} startpos {}",
+        table.game(),
+        descriptor.uci_template.unwrap_or("fairy"),
+        table.start_fen()
     )
 }
 
 struct Session {
     dialect: Dialect,
+    /// The games these dialects serve, in registry order (the first is the default).
+    games: Vec<&'static str>,
     out: Writer,
     worker: Worker,
     game: &'static str,
@@ -104,7 +104,7 @@ impl Session {
             "option name {} type combo default {} var {}",
             self.dialect.variant_option(),
             self.game,
-            GAMES.join(" var ")
+            self.games.join(" var ")
         ));
         out.line(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
@@ -114,7 +114,7 @@ impl Session {
         ));
         // The options of every game served: a client lists them once, before choosing.
         let mut seen = Vec::new();
-        for game in GAMES {
+        for game in &self.games {
             let table = new_table(game, 1).expect("a game served");
             for o in table.engine_options() {
                 if !seen.contains(&o.name) {
@@ -163,13 +163,19 @@ impl Session {
         let lower = name.to_ascii_lowercase().replace(' ', "");
         match lower.as_str() {
             "uci_variant" | "ugi_variant" | "variant" => {
-                let game = GAMES
+                let game = *self
+                    .games
                     .iter()
                     .find(|g| g.eq_ignore_ascii_case(&value))
-                    .ok_or_else(|| format!("unknown variant {value:?} ({})", GAMES.join(", ")))?;
+                    .ok_or_else(|| {
+                        format!(
+                            "unknown variant {:?} ({})",
+                            quoted(&value),
+                            self.games.join(", ")
+                        )
+                    })?;
                 let taken = self.switch_game(game);
-                let start = self.worker.table().start_fen();
-                self.out.line(&variant_line(game, &start));
+                self.out.line(&variant_line(self.worker.table()));
                 taken?;
             }
             "hash" => {
@@ -189,7 +195,7 @@ impl Session {
                 } else {
                     // The other game's option: checked on a table of that game.
                     let mut checked = false;
-                    for g in GAMES {
+                    for g in &self.games {
                         let mut other = new_table(g, 1).expect("a game served");
                         if other.engine_options().iter().any(|o| known(o.name)) {
                             other.set_engine_option(&name, &value)?;
@@ -217,7 +223,7 @@ impl Session {
         let (fen, moves) = position_setup(args)?;
         if let Some(text) = &fen
             && !self.worker.table().reads_position(text)
-            && let Some(game) = GAMES.iter().find(|g| {
+            && let Some(&game) = self.games.iter().find(|g| {
                 **g != self.game && new_table(g, 1).is_some_and(|t| t.reads_position(text))
             })
         {
@@ -426,11 +432,13 @@ impl Session {
 
 /// Serves the dialect on the lines after its first (`uci` or `ugi`, already read).
 pub fn serve(dialect: Dialect, lines: Receiver<Input>, out: Writer) {
+    let games = games_served(|d| d.uci_template.is_some());
     let mut session = Session {
         dialect,
         out,
-        worker: Worker::new(new_table("senamukha", DEFAULT_HASH_MIB).expect("a game")),
-        game: "senamukha",
+        worker: Worker::new(new_table(games[0], DEFAULT_HASH_MIB).expect("a game")),
+        game: games[0],
+        games,
         hash_mib: DEFAULT_HASH_MIB,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         settings: Vec::new(),

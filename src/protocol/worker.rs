@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use super::table::{Table, TableOf};
-use crate::games::{mangala, mentula, senamukha};
+use crate::game::Descriptor;
+use crate::games::{self, Play};
 use crate::search::{Info, Limits};
 
 /// The longest request line accepted, in bytes.
@@ -141,15 +142,26 @@ fn without_byte_order_mark(message: Input, first: &mut bool) -> Input {
     }
 }
 
-/// A new game by name (`senamukha`, `mentula`, `mangala`). Its hash table's memory is
-/// taken when the first search prepares (or at once by [`Table::set_hash`]).
+/// A new game by name (one of [`games::NAMES`], case-insensitive). Its hash table's
+/// memory is taken when the first search prepares (or at once by [`Table::set_hash`]).
 pub fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
-    Some(match game {
-        "senamukha" => Box::new(TableOf::<senamukha::Position>::new(hash_mib)),
-        "mentula" => Box::new(TableOf::<mentula::Position>::new(hash_mib)),
-        "mangala" => Box::new(TableOf::<mangala::Position>::new(hash_mib)),
-        _ => return None,
-    })
+    struct NewTable(usize);
+    impl games::Visitor for NewTable {
+        type Output = Box<dyn Table>;
+        fn visit<G: Play>(self) -> Box<dyn Table> {
+            Box::new(TableOf::<G>::new(self.0))
+        }
+    }
+    games::visit(game, NewTable(hash_mib))
+}
+
+/// The games whose descriptor `serves` accepts, in registry order.
+pub fn games_served(serves: impl Fn(&Descriptor) -> bool) -> Vec<&'static str> {
+    games::NAMES
+        .iter()
+        .copied()
+        .filter(|name| new_table(name, 1).is_some_and(|t| serves(&t.descriptor())))
+        .collect()
 }
 
 /// What running work is, for the requests that arrive while it runs (see

@@ -180,6 +180,9 @@ pub trait Searchable: crate::game::Game {
     type Engine;
     /// The game's own engine options.
     const ENGINE_OPTIONS: &'static [EngineOption] = &[];
+    /// The positions `ludus bench` searches, and to what depth (its signature).
+    const BENCH_POSITIONS: &'static [&'static str];
+    const BENCH_DEPTH: u32;
     /// A new engine with a transposition table of `hash_mib` MiB where it uses one.
     fn engine(hash_mib: usize) -> Self::Engine;
     /// Sets one of [`Searchable::ENGINE_OPTIONS`] (the name matched without case,

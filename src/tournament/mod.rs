@@ -258,14 +258,14 @@ pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> Stri
     let two = summary.seats.len() == 2;
     let result = if two { two_player_result(summary) } else { "*" };
     let mut header = String::new();
-    if G::NAME == "senamukha" {
+    if G::DESCRIPTOR.record_tags {
         let mut tags = vec![
             ("Event", "ludus match".to_string()),
             ("Round", (summary.index + 1).to_string()),
             ("White", names[0].to_string()),
             ("Black", names[1].to_string()),
             ("Result", result.to_string()),
-            ("Variant", "senamukha".to_string()),
+            ("Variant", G::NAME.to_string()),
             ("Termination", summary.reason.clone()),
         ];
         if start.fen() != G::start().fen() {
@@ -283,7 +283,7 @@ pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> Stri
         }
         header.push('\n');
     }
-    let notation = G::NOTATIONS[if G::NAME == "senamukha" { 2 } else { 0 }].1;
+    let notation = G::NOTATIONS[G::DESCRIPTOR.record_notation].1;
     let mut text = record::write(&start, &moves, None, notation);
     let text_end = text.trim_end().len();
     text.truncate(text_end);

@@ -97,6 +97,12 @@ fn table_move(table: &Table, position: &Position) -> Option<(Move, Vec<Move>, Va
 
 impl Searchable for Position {
     type Engine = Engine;
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "6,6,6,6,6,6/6,6,6,6,6,6 S 0 0",
+        "9,8,0,8,7,0/0,9,9,2,9,9 S 0 2",
+        "3,0,5,1,0,2/4,1,0,7,2,1 N 24 22",
+    ];
+    const BENCH_DEPTH: u32 = 12;
     const ENGINE_OPTIONS: &'static [EngineOption] = &[ENDGAME_COUNTERS];
 
     fn engine(hash_mib: usize) -> Engine {

@@ -19,7 +19,9 @@ pub mod text;
 pub use position::{Move, Position, Rules};
 pub use text::Notation;
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit};
+use crate::game::{
+    Descriptor, Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit,
+};
 
 impl Game for Position {
     type Move = Move;
@@ -29,6 +31,14 @@ impl Game for Position {
     const PLAYERS: &'static [&'static str] = &["south", "north"];
     const NOTATIONS: &'static [(&'static str, Notation)] =
         &[("letter", Notation::Letter), ("number", Notation::Number)];
+
+    const DESCRIPTOR: Descriptor = Descriptor {
+        board: (6, 2),
+        record_notation: 0,
+        record_tags: false,
+        uci_template: Some("mancala"),
+        cecp: None,
+    };
     const RULE_OPTIONS: &'static [RuleOption] = &[
         RuleOption {
             name: "skip-origin",

@@ -107,6 +107,11 @@ pub const ALGORITHM: EngineOption = EngineOption {
 /// Mentula is searched by the multi-player searches, chosen by [`ALGORITHM`].
 impl Searchable for Position {
     type Engine = multi_player::Searcher;
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM w 0 1",
+        "Y7/Y5RR/1Y3R2/1Y6/4R1M1/2W3M1/1W5M/1W5M w 1 3",
+    ];
+    const BENCH_DEPTH: u32 = 5;
     const ENGINE_OPTIONS: &'static [EngineOption] = &[ALGORITHM];
     fn engine(_hash_mib: usize) -> Self::Engine {
         multi_player::Searcher::new(multi_player::Algorithm::BestReply)

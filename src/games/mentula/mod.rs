@@ -24,7 +24,9 @@ mod tests;
 pub use notation::Notation;
 pub use position::{Move, Position, Rules, Scoring};
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit};
+use crate::game::{
+    Descriptor, Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit,
+};
 
 impl Game for Position {
     type Move = Move;
@@ -37,6 +39,15 @@ impl Game for Position {
         ("short", Notation::Short),
         ("compact", Notation::Compact),
     ];
+
+    const DESCRIPTOR: Descriptor = Descriptor {
+        board: (8, 8),
+        record_notation: 0,
+        record_tags: false,
+        // Four players: none of the dialects has more than two.
+        uci_template: None,
+        cecp: None,
+    };
     const RULE_OPTIONS: &'static [RuleOption] = &[
         RuleOption {
             name: "scoring",

@@ -292,6 +292,16 @@ impl TwoPlayerGame for Position {
 /// Sena-Mukha is searched by the two-player alpha-beta.
 impl crate::search::Searchable for Position {
     type Engine = Searcher<Move>;
+    /// The start, an opening, and the positions before the mating moves of the seed's
+    /// first two games and of the side line of its third.
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        super::fen::START,
+        "3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/2Nn7/11/11/PPPPP1PPPPP/1RNENKNENRN/3PPPPP3/3NRNEN3 b - - 3 2",
+        "11/3ppp1p3/8r2/3pkp1p2p/p3n6/2e1Pe5/7K1P1/P2P3P2P/4P6/4PP1P3/6r4 b - - 0 73",
+        "11/3pp3R2/3e6k/1p1p4E2/9pp/p10/3P4P2/PP1P5PP/11/3PP1PP3/1K9 w - - 1 89",
+        "2e3r4/3ppppp3/nrn1n1n1nr1/ppp3ppppp/3p1n1k3/3Np6/7PE2/PPPPP1N1PPP/1RN1NKN2R1/3PPPPP3/4R6 w - - 1 33",
+    ];
+    const BENCH_DEPTH: u32 = 7;
     fn engine(hash_mib: usize) -> Self::Engine {
         Searcher::new(hash_mib)
     }

@@ -21,7 +21,10 @@ pub use board::{Color, Kind, Piece, Square};
 pub use notation::Notation;
 pub use position::{Move, Position, Rules};
 
-use crate::game::{Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit};
+use crate::game::{
+    CecpVariant, Descriptor, Game, MoveError, Outcome, Player, PositionError, RuleOption,
+    parse_limit,
+};
 
 impl Game for Position {
     type Move = Move;
@@ -34,6 +37,23 @@ impl Game for Position {
         ("long", Notation::Long),
         ("san", Notation::San),
     ];
+
+    const DESCRIPTOR: Descriptor = Descriptor {
+        board: (11, 11),
+        // SAN, as chess tools read it.
+        record_notation: 2,
+        record_tags: true,
+        uci_template: Some("fairy"),
+        cecp: Some(CecpVariant {
+            // XBoard's piece slots filled with Sena-Mukha's men: Pawn, Knight, Rook, the
+            // Elephant in the Alfil's slot (drawn as an elephant), King.
+            piece_table: "PN.R..EKpn.r..ek",
+            // The moves XBoard cannot know, in Betza notation: the Elephant steps or
+            // leaps one or two squares in all eight directions; the pawn has no double
+            // step.
+            piece_moves: &["E& WFAD", "P& fmWfcF"],
+        }),
+    };
 
     const RULE_OPTIONS: &'static [RuleOption] = &[RuleOption {
         name: "n-move-rule",
