@@ -15,8 +15,8 @@ use super::session::{self, Flow, Kind};
 use super::table::Table;
 use super::uci::{self, Dialect};
 use super::worker::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, WorkKind, Worker, Writer,
-    new_table, parse_hash, parse_move_overhead, spawn_reader,
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
+    WorkKind, Worker, Writer, new_table, parse_hash, parse_move_overhead, spawn_reader,
 };
 use crate::game::quoted;
 use crate::games;
@@ -239,7 +239,7 @@ impl Daemon {
                 "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
             ),
             format!(
-                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
+                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
             ),
         ];
         for option in self.table().engine_options() {
