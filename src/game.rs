@@ -166,6 +166,22 @@ pub const fn splitmix64(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
+/// A small deterministic random generator (xorshift64) for the tests' random
+/// positions, moves and mutations: the same seed gives the same sequence everywhere.
+/// The seed must not be 0.
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
 /// A position that could not be read. The text names what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionError(pub String);

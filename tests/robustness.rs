@@ -2,19 +2,10 @@
 //! read or refused with an error.
 
 use ludus::game::Game;
+use ludus::game::Rng;
 use ludus::games::senamukha::Position;
 use ludus::games::{mangala, mentula};
 use ludus::record;
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 const ALPHABET: &[char] = &[
     'a', 'e', 'k', 'l', 'z', 'K', 'E', 'R', 'N', 'P', 'Q', 'n', 'p', 'r', '0', '1', '2', '9', '/',

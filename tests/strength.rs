@@ -1,19 +1,10 @@
 //! Bounded strength tests that can fail: ludus at a small depth against a random mover
 //! in each game, and a deeper search against a shallower one over fixed openings.
 
+use ludus::game::Rng;
 use ludus::game::{Outcome, Player};
 use ludus::games::{mangala, mentula, senamukha};
 use ludus::search::{Limits, Searchable};
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// Who moves for a seat: ludus at a depth, or a random mover.
 #[derive(Clone, Copy)]

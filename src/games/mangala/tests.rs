@@ -4,6 +4,7 @@
 use super::position::{Move, PITS, Position, sow};
 use super::reference::{self, Board};
 use super::text::{self, Notation};
+use crate::game::Rng;
 use crate::game::{EndReason, Game};
 
 fn position(text: &str) -> Position {
@@ -21,16 +22,6 @@ fn board_of(p: &Position) -> Board {
 fn play(p: &mut Position, text: &str) {
     let mv = Game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     p.play(mv);
-}
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 /// Sows `origin` on `pits` (A..F, a..f) and returns the pits and the counters taken.

@@ -5,6 +5,7 @@ use super::fen;
 use super::notation::Notation;
 use super::position::{Move, Position};
 use super::reference::{self, Board};
+use crate::game::Rng;
 use crate::game::{EndReason, Game};
 
 fn sq(name: &str) -> Square {
@@ -31,16 +32,6 @@ fn names(moves: &[Move]) -> Vec<String> {
 fn play(position: &mut Position, text: &str) {
     let mv = position.parse_move(text).unwrap_or_else(|e| panic!("{e}"));
     position.play(mv);
-}
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 // ---- moves, turns and the reference ----

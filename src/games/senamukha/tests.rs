@@ -5,6 +5,7 @@ use super::board::{Color, Kind, SIZE, Square};
 use super::notation::Notation;
 use super::position::{Move, Position, Rules};
 use super::reference;
+use crate::game::Rng;
 use crate::game::{EndReason, Game};
 
 /// Builds a FEN from men like `"Ka1 kk11 Pe10 rd11"` (upper case White) and the side.
@@ -92,15 +93,6 @@ fn compare(position: &mut Position, depth: u32) {
 }
 
 /// A small deterministic random stream (xorshift), so failures are reproducible.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 // ---- move generation ----
 
