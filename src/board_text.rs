@@ -37,10 +37,6 @@ fn rank_item(input: &str) -> IResult<&str, RankItem> {
     .parse(input)
 }
 
-fn error(text: impl Into<String>) -> PositionError {
-    PositionError(text.into())
-}
-
 /// A man read from the board field: file and rank (0-based, rank 0 at the bottom) and
 /// its letter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,14 +56,14 @@ pub fn read_board(
 ) -> Result<Vec<Placed>, PositionError> {
     let parsed: IResult<&str, Vec<Vec<RankItem>>> =
         separated_list1(char('/'), many0(rank_item)).parse(field);
-    let (rest, rows) = parsed.map_err(|_| error("unreadable board field"))?;
+    let (rest, rows) = parsed.map_err(|_| PositionError::syntax("unreadable board field"))?;
     if let Some(c) = rest.chars().next() {
-        return Err(error(format!(
+        return Err(PositionError::syntax(format!(
             "unexpected character {c:?} in the board field"
         )));
     }
     if rows.len() != ranks {
-        return Err(error(format!(
+        return Err(PositionError::syntax(format!(
             "the board has {} ranks, expected {ranks}",
             rows.len()
         )));
@@ -79,10 +75,13 @@ pub fn read_board(
         for &item in items {
             match item {
                 RankItem::Empty(0) => {
-                    return Err(error(format!("rank {} has an empty run of 0", rank + 1)));
+                    return Err(PositionError::syntax(format!(
+                        "rank {} has an empty run of 0",
+                        rank + 1
+                    )));
                 }
                 RankItem::Padded(n) => {
-                    return Err(error(format!(
+                    return Err(PositionError::syntax(format!(
                         "rank {} has an empty run written with a leading zero (for {n})",
                         rank + 1
                     )));
@@ -91,7 +90,7 @@ pub fn read_board(
                 RankItem::Empty(n) => file = file.saturating_add(n),
                 RankItem::Letter(letter) => {
                     if !known(letter) {
-                        return Err(error(format!(
+                        return Err(PositionError::syntax(format!(
                             "unknown piece letter {letter:?} on rank {}",
                             rank + 1
                         )));
@@ -104,7 +103,7 @@ pub fn read_board(
             }
         }
         if file != files {
-            return Err(error(format!(
+            return Err(PositionError::syntax(format!(
                 "rank {} has {file} files, expected {files}",
                 rank + 1
             )));
@@ -154,10 +153,12 @@ pub fn read_counter(field: &str, what: &str) -> Result<u32, PositionError> {
     match parsed {
         Ok(("", digits)) => match digits.parse::<u32>() {
             Ok(n) if n <= MAX_COUNTER => Ok(n),
-            _ => Err(error(format!(
+            _ => Err(PositionError::syntax(format!(
                 "{what} {field} is out of range (at most {MAX_COUNTER})"
             ))),
         },
-        _ => Err(error(format!("{what} must be a number, not {field:?}"))),
+        _ => Err(PositionError::syntax(format!(
+            "{what} must be a number, not {field:?}"
+        ))),
     }
 }

@@ -18,43 +18,60 @@ use std::fmt;
 /// A player, as an index into [`Game::PLAYERS`] in turn order.
 pub type Player = usize;
 
-/// Why a game ended. One list for all games so that front ends can name the reason
-/// without knowing the game; each game documents which reasons it uses.
+/// Why a game ended. Each game defines its own reasons, in its folder, and lists them
+/// in its [`Descriptor`]; front ends print them without knowing the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EndReason {
-    /// The side to move is in check and has no legal move (Sena-Mukha).
-    Checkmate,
-    /// The side to move is not in check and has no legal move (Sena-Mukha, a draw).
-    Stalemate,
-    /// The same position occurred for the third time.
-    Repetition,
-    /// Only the two kings are left (Sena-Mukha).
-    BareKings,
-    /// The option-set limit of moves without progress was reached.
-    MoveLimit,
-    /// At most one player has pieces left (Mentula).
-    LastPlayer,
-    /// No player has a legal move (Mentula).
-    NoMoves,
-    /// No capture can ever happen again (Mentula).
-    NoCaptures,
-    /// Every pit is empty (Mangala II).
-    BoardEmpty,
+pub struct EndReason {
+    /// The reason in a few words, as status lines and records give it: `checkmate`.
+    pub wording: &'static str,
+    /// The comment of a result line, as CECP's `1-0 {White mates}` gives it;
+    /// `{winner}` stands for the winner's name, capitalised.
+    pub comment: &'static str,
+    /// What an end for this reason means.
+    pub verdict: Verdict,
+}
+
+/// What an end for a reason means for the players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// One player wins (a checkmate).
+    Win,
+    /// Everybody draws.
+    Draw,
+    /// The players' scores decide, which may be a win, a draw or a shared place.
+    ByScores,
+}
+
+impl EndReason {
+    /// A reason with its wording, its result-line comment and its verdict.
+    pub const fn new(wording: &'static str, comment: &'static str, verdict: Verdict) -> Self {
+        EndReason {
+            wording,
+            comment,
+            verdict,
+        }
+    }
+
+    /// The result line's comment for `outcome`, naming the winner with `players`.
+    pub fn comment_for(&self, outcome: &Outcome, players: &[&str]) -> String {
+        let winner = outcome.winner().map(|p| capitalised(players[p]));
+        self.comment
+            .replace("{winner}", winner.as_deref().unwrap_or("Nobody"))
+    }
+}
+
+/// `white` as `White`.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EndReason::Checkmate => "checkmate",
-            EndReason::Stalemate => "stalemate",
-            EndReason::Repetition => "threefold repetition",
-            EndReason::BareKings => "bare kings",
-            EndReason::MoveLimit => "move limit",
-            EndReason::LastPlayer => "one player left",
-            EndReason::NoMoves => "no player can move",
-            EndReason::NoCaptures => "no capture possible",
-            EndReason::BoardEmpty => "all pits empty",
-        })
+        f.write_str(self.wording)
     }
 }
 
@@ -143,15 +160,17 @@ pub struct RuleOption {
 }
 
 /// Reads the value of a limit option: `off`, or a positive number.
-pub fn parse_limit(name: &str, value: &str) -> Result<Option<u32>, String> {
+pub fn parse_limit(name: &str, value: &str) -> Result<Option<u32>, OptionError> {
     let value = value.trim();
     if value.eq_ignore_ascii_case("off") {
         return Ok(None);
     }
     match value.parse::<u32>() {
         Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(format!(
-            "{name} takes off or a positive number, not {value:?}"
+        _ => Err(OptionError::bad_value(
+            name,
+            value,
+            "off or a positive number",
         )),
     }
 }
@@ -182,17 +201,126 @@ impl Rng {
     }
 }
 
-/// A position that could not be read. The text names what was wrong.
+/// What kind of fault made a position text unacceptable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PositionFault {
+    /// There is no text at all.
+    Empty,
+    /// The text is not in the game's position format (fields, letters, numbers).
+    Syntax,
+    /// The text is well formed, but no game can be in that position: a missing king,
+    /// a pawn on its last rank, the wrong number of counters.
+    Impossible,
+}
+
+/// A position that could not be read: what kind of fault, and a text that names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError(pub String);
+pub struct PositionError {
+    pub fault: PositionFault,
+    pub detail: String,
+}
+
+impl PositionError {
+    /// The text is not in the position format.
+    pub fn syntax(detail: impl Into<String>) -> Self {
+        PositionError {
+            fault: PositionFault::Syntax,
+            detail: detail.into(),
+        }
+    }
+
+    /// The text is well formed but describes a position the rules forbid.
+    pub fn impossible(detail: impl Into<String>) -> Self {
+        PositionError {
+            fault: PositionFault::Impossible,
+            detail: detail.into(),
+        }
+    }
+
+    /// The text is empty.
+    pub fn empty() -> Self {
+        PositionError {
+            fault: PositionFault::Empty,
+            detail: "empty position".to_string(),
+        }
+    }
+}
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.detail)
     }
 }
 
 impl std::error::Error for PositionError {}
+
+/// A rule or engine option that could not be set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// The game has no rule option of that name; `known` are the ones it has.
+    UnknownRule {
+        game: &'static str,
+        name: String,
+        known: Vec<&'static str>,
+    },
+    /// The game's engine has no option of that name.
+    UnknownEngine { game: &'static str, name: String },
+    /// The option does not take that value; `takes` says what it does take.
+    BadValue {
+        name: String,
+        value: String,
+        takes: String,
+    },
+}
+
+impl OptionError {
+    /// The value is not one `name` takes.
+    pub fn bad_value(name: &str, value: &str, takes: impl Into<String>) -> Self {
+        OptionError::BadValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            takes: takes.into(),
+        }
+    }
+
+    /// `game` has no rule option `name` among `options`.
+    pub fn unknown_rule(game: &'static str, name: &str, options: &[RuleOption]) -> Self {
+        OptionError::UnknownRule {
+            game,
+            name: name.to_string(),
+            known: options.iter().map(|o| o.name).collect(),
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn in_words(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::UnknownRule { game, name, known } => write!(
+                f,
+                "unknown rule option {name:?} ({game} has {})",
+                in_words(known)
+            ),
+            OptionError::UnknownEngine { game, name } => {
+                write!(f, "{game} has no engine option {name:?}")
+            }
+            OptionError::BadValue { name, value, takes } => {
+                write!(f, "{name} takes {takes}, not {value:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
 
 /// A move that could not be read or is not legal here.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -279,6 +407,8 @@ pub struct Descriptor {
     pub uci_template: Option<&'static str>,
     /// How CECP describes the game to XBoard; `None`: CECP does not serve it.
     pub cecp: Option<CecpVariant>,
+    /// Every reason the game can end for.
+    pub end_reasons: &'static [EndReason],
 }
 
 /// A game as CECP describes it to XBoard: the `setup` piece table (XBoard's piece
@@ -380,7 +510,7 @@ pub trait Game: Clone + fmt::Debug + Sized {
     }
 
     /// Sets a rule option (name case-insensitive); the error says what was wrong.
-    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String>;
+    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), OptionError>;
 
     /// The notation called `name` (case-insensitive), if the game has one.
     fn notation_named(name: &str) -> Option<Self::Notation> {
@@ -388,5 +518,31 @@ pub trait Game: Clone + fmt::Debug + Sized {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|&(_, notation)| notation)
+    }
+}
+
+/// What the games' tests share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Game, PositionFault};
+
+    /// Checks that every text of `cases` is refused with its needle in the message, and
+    /// with the right fault: `Impossible` for the needles that contain one of
+    /// `impossible` (well-formed texts of positions the rules forbid), `Empty` for the
+    /// empty text, `Syntax` for the rest.
+    pub fn assert_refused<G: Game>(cases: &[(&str, &str)], impossible: &[&str]) {
+        for &(text, needle) in cases {
+            let err = G::from_fen(text).unwrap_err();
+            let fault = if text.is_empty() {
+                PositionFault::Empty
+            } else if impossible.iter().any(|i| needle.contains(i)) {
+                PositionFault::Impossible
+            } else {
+                PositionFault::Syntax
+            };
+            assert_eq!(err.fault, fault, "{text:?}: {err}");
+            let err = err.to_string();
+            assert!(err.contains(needle), "{text:?}: {err:?} lacks {needle:?}");
+        }
     }
 }

@@ -270,7 +270,9 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
                     .iter()
                     .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
                     .ok_or_else(|| format!("{} has no engine option {name:?}", G::NAME))?;
-                G::set_engine_option(&mut engine, option.name, option.parse(value.trim())?)?;
+                let number = option.parse(value.trim()).map_err(|e| e.to_string())?;
+                G::set_engine_option(&mut engine, option.name, number)
+                    .map_err(|e| e.to_string())?;
             }
             G::wait_until_ready(&mut engine, &position);
             let result = G::think(&mut engine, &mut position, &limits, &mut |info| {
@@ -385,7 +387,9 @@ fn set_up<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> 
         let (name, value) = rule
             .split_once('=')
             .ok_or_else(|| format!("--rule takes NAME=VALUE, not {rule:?}"))?;
-        position.set_rule_option(name.trim(), value)?;
+        position
+            .set_rule_option(name.trim(), value)
+            .map_err(|e| e.to_string())?;
     }
     for text in moves.unwrap_or("").split_whitespace() {
         let mv = position.parse_move(text).map_err(|e| e.to_string())?;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use ludus::game::{EndReason, Game};
+use ludus::game::Game;
 use ludus::games::{mangala, mentula, senamukha};
 use ludus::search::{Limits, Score, Searchable};
 
@@ -35,7 +35,7 @@ fn forces_mate(position: &mut senamukha::Position, moves: u32) -> bool {
     list.into_iter().any(|mv| {
         position.play(mv);
         let mates = match position.outcome() {
-            Some(o) => o.reason == EndReason::Checkmate,
+            Some(o) => o.reason == senamukha::CHECKMATE,
             None if moves > 1 => {
                 let mut replies = Vec::new();
                 position.legal_moves(&mut replies);
@@ -77,7 +77,7 @@ fn the_seeds_mating_moves_are_found() {
             seed_move
         );
         position.play(mv);
-        assert_eq!(position.outcome().unwrap().reason, EndReason::Checkmate);
+        assert_eq!(position.outcome().unwrap().reason, senamukha::CHECKMATE);
     }
 }
 

@@ -1,7 +1,8 @@
 //! The seed's three Sena-Mukha games and its side line, replayed through the record
 //! reader, and records written by ludus read back.
 
-use ludus::game::{EndReason, Game};
+use ludus::game::{Game, OptionError};
+use ludus::games::senamukha;
 use ludus::games::senamukha::{Notation, Position};
 use ludus::record::{self, Replay};
 
@@ -23,7 +24,7 @@ fn game_one_ends_in_checkmate_by_black_on_move_73() {
     assert_eq!(r.players, ["Zillions of Games", "Zillions of Games"]);
     assert_eq!(r.moves.len(), 73 * 2);
     let outcome = r.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::Checkmate);
+    assert_eq!(outcome.reason, senamukha::CHECKMATE);
     assert_eq!(outcome.verdict(Position::PLAYERS), "black wins");
 }
 
@@ -32,7 +33,7 @@ fn game_two_ends_in_checkmate_by_white_on_move_89() {
     let r = replay(&game(2));
     assert_eq!(r.moves.len(), 88 * 2 + 1);
     let outcome = r.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::Checkmate);
+    assert_eq!(outcome.reason, senamukha::CHECKMATE);
     assert_eq!(outcome.verdict(Position::PLAYERS), "white wins");
 }
 
@@ -41,14 +42,14 @@ fn game_three_ends_in_threefold_repetition_and_its_side_line_in_checkmate() {
     let r = replay(&game(3));
     assert_eq!(r.moves.len(), 60);
     let outcome = r.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::Repetition);
+    assert_eq!(outcome.reason, senamukha::REPETITION);
     assert_eq!(outcome.verdict(Position::PLAYERS), "draw");
     assert_eq!(r.variations.len(), 1);
     let side_line = &r.variations[0];
     assert_eq!(side_line.branch_ply, 59, "replaces 30... Kf8–f9");
     assert_eq!(side_line.moves.len(), 6);
     let outcome = side_line.position.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::Checkmate);
+    assert_eq!(outcome.reason, senamukha::CHECKMATE);
     assert_eq!(outcome.verdict(Position::PLAYERS), "white wins");
     assert!(r.comments[0].starts_with("White loses a Knight by making any other move"));
 }
@@ -207,16 +208,27 @@ fn play_after_the_end_is_refused_and_the_n_move_rule_can_end_a_game_early() {
     );
     start.set_rule_option("n-move-rule", "8").unwrap();
     let r = record::replay(start.clone(), &game(3)).unwrap();
-    assert_eq!(r.outcome().unwrap().reason, EndReason::Repetition);
+    assert_eq!(r.outcome().unwrap().reason, senamukha::REPETITION);
     for bad in ["0", "-3", "soon", ""] {
         let err = start.set_rule_option("n-move-rule", bad).unwrap_err();
-        assert!(err.contains("off or a positive number"), "{bad}: {err}");
+        assert!(
+            matches!(&err, OptionError::BadValue { name, .. } if name == "n-move-rule"),
+            "{bad}: {err:?}"
+        );
+        assert!(
+            err.to_string().contains("off or a positive number"),
+            "{bad}: {err}"
+        );
     }
+    let err = start.set_rule_option("castling", "on").unwrap_err();
     assert!(
-        start
-            .set_rule_option("castling", "on")
-            .unwrap_err()
-            .contains("unknown rule option")
+        matches!(&err, OptionError::UnknownRule { name, known, .. }
+            if name == "castling" && known == &["n-move-rule"]),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        r#"unknown rule option "castling" (senamukha has n-move-rule)"#
     );
 }
 

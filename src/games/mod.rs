@@ -64,3 +64,79 @@ pub fn visit<V: Visitor>(name: &str, visitor: V) -> Option<V::Output> {
         return None;
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Rng, Verdict};
+
+    /// Plays random games of `G` and checks every ending against the reasons the game
+    /// lists: a reason that is not listed, a "win" without a single winner or a "draw"
+    /// with unequal scores fails.
+    struct EndingsAgreeWithTheirVerdicts;
+
+    impl Visitor for EndingsAgreeWithTheirVerdicts {
+        type Output = usize;
+        fn visit<G: Play>(self) -> usize {
+            let mut rng = Rng(0x5EED_0FE1_7D00);
+            let mut ended = 0;
+            let mut moves = Vec::new();
+            for _ in 0..60 {
+                let mut position = G::start();
+                for _ in 0..600 {
+                    if let Some(outcome) = position.outcome() {
+                        ended += 1;
+                        let reason = outcome.reason;
+                        assert!(
+                            G::DESCRIPTOR.end_reasons.contains(&reason),
+                            "{}: {reason} is not listed",
+                            G::NAME
+                        );
+                        match reason.verdict {
+                            Verdict::Win => assert!(outcome.winner().is_some(), "{outcome:?}"),
+                            Verdict::Draw => assert!(
+                                outcome.scores.iter().all(|&s| s == outcome.scores[0]),
+                                "{outcome:?}"
+                            ),
+                            Verdict::ByScores => {}
+                        }
+                        break;
+                    }
+                    position.legal_moves(&mut moves);
+                    position.play(moves[rng.below(moves.len())]);
+                }
+            }
+            ended
+        }
+    }
+
+    #[test]
+    fn every_ending_is_a_listed_reason_with_its_verdict() {
+        for &name in NAMES {
+            let ended = visit(name, EndingsAgreeWithTheirVerdicts).unwrap();
+            assert!(ended > 0, "{name}: no random game ended");
+        }
+    }
+
+    #[test]
+    fn each_game_lists_distinct_reasons() {
+        struct Reasons;
+        impl Visitor for Reasons {
+            type Output = Vec<&'static str>;
+            fn visit<G: Play>(self) -> Vec<&'static str> {
+                G::DESCRIPTOR
+                    .end_reasons
+                    .iter()
+                    .map(|r| r.comment)
+                    .collect()
+            }
+        }
+        for &name in NAMES {
+            let mut comments = visit(name, Reasons).unwrap();
+            let listed = comments.len();
+            comments.sort_unstable();
+            comments.dedup();
+            assert_eq!(comments.len(), listed, "{name}");
+        }
+    }
+}

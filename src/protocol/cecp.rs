@@ -23,7 +23,7 @@ use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, WorkKind, Worker, Writer,
     games_served, new_table,
 };
-use crate::game::{EndReason, Outcome, quoted};
+use crate::game::{Outcome, quoted};
 use crate::search::{Clock, Info, Limits, Score};
 
 /// The time control set by `level` (or `st`).
@@ -92,17 +92,16 @@ fn thinking_line(info: &Info) -> String {
 }
 
 /// The result line for a finished game: `1-0 {White mates}` and the like.
-fn result_line(outcome: &Outcome) -> String {
-    let (score, text) = match (outcome.winner(), outcome.reason) {
-        (Some(0), _) => ("1-0", "White mates".to_string()),
-        (Some(_), _) => ("0-1", "Black mates".to_string()),
-        (None, EndReason::Stalemate) => ("1/2-1/2", "Stalemate".into()),
-        (None, EndReason::Repetition) => ("1/2-1/2", "Draw by repetition".into()),
-        (None, EndReason::BareKings) => ("1/2-1/2", "Insufficient material: bare kings".into()),
-        (None, EndReason::MoveLimit) => ("1/2-1/2", "Draw by the n-move rule".into()),
-        (None, reason) => ("1/2-1/2", format!("Draw: {reason}")),
+fn result_line(outcome: &Outcome, players: &[&str]) -> String {
+    let score = match outcome.winner() {
+        Some(0) => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
     };
-    format!("{score} {{{text}}}")
+    format!(
+        "{score} {{{}}}",
+        outcome.reason.comment_for(outcome, players)
+    )
 }
 
 /// Reads `level`'s base time: minutes, or minutes:seconds.
@@ -161,9 +160,10 @@ impl Session {
 
     /// Claims the result if the game is over.
     fn claim_result(&mut self) -> bool {
+        let players = self.worker.table().players();
         match self.worker.table().outcome() {
             Some(outcome) => {
-                self.out.line(&result_line(&outcome));
+                self.out.line(&result_line(&outcome, players));
                 true
             }
             None => false,
@@ -204,7 +204,7 @@ impl Session {
         if let Some(mib) = self.pending_hash.take()
             && let Err(e) = self.worker.table().set_hash(mib)
         {
-            self.error("memory", &e);
+            self.error("memory", &e.to_string());
         }
         let mut limits = if analysis {
             Limits {
@@ -216,7 +216,7 @@ impl Session {
         };
         limits.received = Some(received);
         if let Err(e) = self.worker.prepare_search() {
-            self.error("go", &e);
+            self.error("go", &e.to_string());
             return;
         }
         self.abandon.store(false, Ordering::Release);
@@ -250,7 +250,7 @@ impl Session {
                 Ok(_) => {
                     out.line(&format!("move {best}"));
                     if let Some(outcome) = job.table.outcome() {
-                        out.line(&result_line(&outcome));
+                        out.line(&result_line(&outcome, job.table.players()));
                     }
                 }
                 Err(e) => log::error!("the search's move {best} was refused: {e}"),
@@ -357,7 +357,7 @@ impl Session {
                 match self.worker.table().set_position(Some(&fen), &[]) {
                     Ok(()) => self.restart_analysis(),
                     Err(e) => {
-                        self.error(line, &e);
+                        self.error(line, &e.to_string());
                         self.think_if_due();
                     }
                 }
@@ -369,7 +369,7 @@ impl Session {
                     Ok(()) => self.restart_analysis(),
                     Err(e) => {
                         // Refused: whatever was being thought goes on.
-                        self.error(line, &e);
+                        self.error(line, &e.to_string());
                         self.think_if_due();
                     }
                 }
@@ -423,7 +423,7 @@ impl Session {
                 }
                 Ok(mib) => {
                     if let Err(e) = self.worker.table().set_hash(mib.clamp(1, MAX_HASH_MIB)) {
-                        self.error(line, &e);
+                        self.error(line, &e.to_string());
                     }
                 }
                 Err(_) => self.error(line, "memory takes MiB"),

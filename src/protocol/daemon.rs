@@ -188,7 +188,7 @@ impl Daemon {
                 // The new game's memory is taken now, not in its first search's clock.
                 let taken = table.set_hash(self.hash_mib);
                 self.worker.set_table(table);
-                taken.map(|()| String::new())
+                taken.map(|()| String::new()).map_err(String::from)
             }
             "newgame" => {
                 self.table().new_game();
@@ -199,14 +199,17 @@ impl Daemon {
                 if args.is_empty() {
                     return Err("play needs a move".into());
                 }
-                self.table().play(&args.join(" "))
+                self.table().play(&args.join(" ")).map_err(String::from)
             }
             "undo" => {
                 let n = match arg(0) {
                     None => 1,
                     Some(text) => count("the number of moves", Some(text), u32::MAX)?,
                 };
-                self.table().undo(n as usize).map(|()| String::new())
+                self.table()
+                    .undo(n as usize)
+                    .map(|()| String::new())
+                    .map_err(String::from)
             }
             "legal_moves" => Ok(self.table().legal_moves(arg(0))?.join(" ")),
             "fen" => Ok(self.table().fen()),
@@ -218,7 +221,8 @@ impl Daemon {
             "load_record" => self
                 .table()
                 .load_record(&args.join(" "))
-                .map(|()| String::new()),
+                .map(|()| String::new())
+                .map_err(String::from),
             "list_options" => Ok(self.options()),
             "setoption" => self.set_option(args),
             // A long word is cut: the reply names it, it does not echo megabytes.
@@ -231,6 +235,7 @@ impl Daemon {
         self.table()
             .set_position(fen.as_deref(), moves)
             .map(|()| String::new())
+            .map_err(String::from)
     }
 
     fn options(&mut self) -> String {
@@ -417,7 +422,7 @@ impl Daemon {
         if matches!(task, Task::Go(_) | Task::Genmove(..))
             && let Err(e) = self.worker.prepare_search()
         {
-            self.reply(id, Err(e));
+            self.reply(id, Err(e.to_string()));
             return;
         }
         if matches!(task, Task::Go(_)) {
@@ -439,7 +444,7 @@ impl Daemon {
                     let result = job
                         .search(limits, &mut info)
                         .ok_or_else(|| "the game is over".to_string())
-                        .and_then(|best| job.table.play(&best));
+                        .and_then(|best| job.table.play(&best).map_err(String::from));
                     (id, result)
                 }
                 Task::Perft(id, depth) => match job.table.perft(depth, job.stop) {

@@ -3,9 +3,88 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::game::{Descriptor, Outcome, RuleOption};
-use crate::record;
-use crate::search::{EngineOption, Info, Limits, Searchable};
+use std::fmt;
+
+use crate::game::{Descriptor, MoveError, OptionError, Outcome, PositionError, RuleOption};
+use crate::record::{self, RecordError};
+use crate::search::{EngineOption, Info, Limits, MemoryError, Searchable};
+
+/// Why the table refused a command; the game stays as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// The position text could not be read.
+    Position(PositionError),
+    /// A move of a `position ... moves` list, counted from 1.
+    ListedMove { index: usize, error: MoveError },
+    /// The move to play.
+    Move(MoveError),
+    /// The game has no notation of that name; `known` are its notations.
+    Notation {
+        game: &'static str,
+        name: String,
+        known: Vec<&'static str>,
+    },
+    /// More moves to take back than were played since the position was set.
+    Undo { asked: usize, played: usize },
+    /// The record could not be replayed.
+    Record(RecordError),
+    /// A rule or engine option could not be set.
+    Option(OptionError),
+    /// The memory for the next search could not be had.
+    Memory(MemoryError),
+    /// The hash table could not be made the size asked; it kept `kept_mib` MiB, or
+    /// none could be had at all (`None`).
+    HashRefused {
+        error: MemoryError,
+        kept_mib: Option<usize>,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |k: usize| if k == 1 { "move" } else { "moves" };
+        match self {
+            TableError::Position(e) => write!(f, "invalid position: {e}"),
+            TableError::ListedMove { index, error } => {
+                write!(f, "move {index} of the list: {error}")
+            }
+            TableError::Move(e) => e.fmt(f),
+            TableError::Notation { game, name, known } => write!(
+                f,
+                "unknown notation {name:?} ({game} has {})",
+                known.join(", ")
+            ),
+            TableError::Undo { asked, played } => write!(
+                f,
+                "cannot undo {asked} {}: {played} {} played since the position was set",
+                plural(*asked),
+                plural(*played)
+            ),
+            TableError::Record(e) => e.fmt(f),
+            TableError::Option(e) => e.fmt(f),
+            TableError::Memory(e) => e.fmt(f),
+            TableError::HashRefused { error, kept_mib } => match kept_mib {
+                Some(mib) => write!(f, "{error}; the hash table stays at {mib} MiB"),
+                None => write!(f, "{error}; searching without a hash table"),
+            },
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl From<OptionError> for TableError {
+    fn from(e: OptionError) -> Self {
+        TableError::Option(e)
+    }
+}
+
+/// The dialects answer with text: a refusal is its message.
+impl From<TableError> for String {
+    fn from(e: TableError) -> Self {
+        e.to_string()
+    }
+}
 
 /// What the command loop does with the current game.
 pub trait Table: Send {
@@ -18,12 +97,12 @@ pub trait Table: Send {
     /// Back to the start position, with the search's tables cleared.
     fn new_game(&mut self);
     /// Sets up a position (`None`: the start) and plays moves; all or nothing.
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String>;
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), TableError>;
     /// Plays one move; returns it in the canonical notation.
-    fn play(&mut self, text: &str) -> Result<String, String>;
+    fn play(&mut self, text: &str) -> Result<String, TableError>;
     /// Takes back `n` moves; all or nothing.
-    fn undo(&mut self, n: usize) -> Result<(), String>;
-    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, String>;
+    fn undo(&mut self, n: usize) -> Result<(), TableError>;
+    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError>;
     fn fen(&self) -> String;
     fn diagram(&self) -> String;
     /// The player to move, or `none` when the game is over.
@@ -33,21 +112,21 @@ pub trait Table: Send {
     fn perft(&self, depth: u32, stop: &AtomicBool) -> Option<u64>;
     /// Counts the tree below every legal move; `None` when stopped.
     fn divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>>;
-    fn record(&self, notation: Option<&str>) -> Result<String, String>;
+    fn record(&self, notation: Option<&str>) -> Result<String, TableError>;
     /// Replays a record from the start position, replacing the game.
-    fn load_record(&mut self, text: &str) -> Result<(), String>;
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String>;
+    fn load_record(&mut self, text: &str) -> Result<(), TableError>;
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), TableError>;
     /// Makes the hash table `mib` MiB and takes its memory now; if it cannot be had,
     /// the table keeps its previous size and the error says so.
-    fn set_hash(&mut self, mib: usize) -> Result<(), String>;
+    fn set_hash(&mut self, mib: usize) -> Result<(), TableError>;
     /// The hash table's size in MiB.
     fn hash_mib(&self) -> usize;
     /// The game's own engine options.
     fn engine_options(&self) -> &'static [EngineOption];
     /// Sets an engine option; the error names what was wrong.
-    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), String>;
+    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), TableError>;
     /// Takes the memory the next search needs (the hash table), before it starts.
-    fn prepare_search(&mut self) -> Result<(), String>;
+    fn prepare_search(&mut self) -> Result<(), TableError>;
     /// Searches the current position, reporting each iteration; returns the best move in
     /// the canonical notation (`None` when the game is over).
     fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String>;
@@ -97,23 +176,20 @@ impl<G: Searchable> TableOf<G> {
         }
     }
 
-    fn with_rules(&self, mut position: G) -> Result<G, String> {
+    fn with_rules(&self, mut position: G) -> Result<G, TableError> {
         for (name, value) in &self.rules {
             position.set_rule_option(name, value)?;
         }
         Ok(position)
     }
 
-    fn notation(name: Option<&str>) -> Result<G::Notation, String> {
+    fn notation(name: Option<&str>) -> Result<G::Notation, TableError> {
         match name {
             None => Ok(G::NOTATIONS[0].1),
-            Some(n) => G::notation_named(n).ok_or_else(|| {
-                let names: Vec<&str> = G::NOTATIONS.iter().map(|(n, _)| *n).collect();
-                format!(
-                    "unknown notation {n:?} ({} has {})",
-                    G::NAME,
-                    names.join(", ")
-                )
+            Some(n) => G::notation_named(n).ok_or_else(|| TableError::Notation {
+                game: G::NAME,
+                name: n.to_string(),
+                known: G::NOTATIONS.iter().map(|(n, _)| *n).collect(),
             }),
         }
     }
@@ -149,9 +225,9 @@ where
         G::clear(&mut self.engine);
     }
 
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), TableError> {
         let start = match fen {
-            Some(text) => G::from_fen(text).map_err(|e| format!("invalid position: {e}"))?,
+            Some(text) => G::from_fen(text).map_err(TableError::Position)?,
             None => G::start(),
         };
         let start = self.with_rules(start)?;
@@ -160,7 +236,10 @@ where
         for (i, text) in moves.iter().enumerate() {
             let mv = position
                 .parse_move(text)
-                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
+                .map_err(|error| TableError::ListedMove {
+                    index: i + 1,
+                    error,
+                })?;
             position.play(mv);
             played.push(mv);
         }
@@ -170,23 +249,20 @@ where
         Ok(())
     }
 
-    fn play(&mut self, text: &str) -> Result<String, String> {
-        let mv = self.position.parse_move(text).map_err(|e| e.to_string())?;
+    fn play(&mut self, text: &str) -> Result<String, TableError> {
+        let mv = self.position.parse_move(text).map_err(TableError::Move)?;
         let canonical = self.position.format_move(mv, G::NOTATIONS[0].1);
         self.position.play(mv);
         self.moves.push(mv);
         Ok(canonical)
     }
 
-    fn undo(&mut self, n: usize) -> Result<(), String> {
+    fn undo(&mut self, n: usize) -> Result<(), TableError> {
         if n > self.moves.len() {
-            let plural = |k: usize| if k == 1 { "move" } else { "moves" };
-            return Err(format!(
-                "cannot undo {n} {}: {} {} played since the position was set",
-                plural(n),
-                self.moves.len(),
-                plural(self.moves.len())
-            ));
+            return Err(TableError::Undo {
+                asked: n,
+                played: self.moves.len(),
+            });
         }
         for _ in 0..n {
             self.position.undo();
@@ -195,7 +271,7 @@ where
         Ok(())
     }
 
-    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, String> {
+    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError> {
         let notation = Self::notation(notation)?;
         if self.position.outcome().is_some() {
             return Ok(Vec::new());
@@ -246,21 +322,21 @@ where
         )
     }
 
-    fn record(&self, notation: Option<&str>) -> Result<String, String> {
+    fn record(&self, notation: Option<&str>) -> Result<String, TableError> {
         let notation = Self::notation(notation)?;
         Ok(record::write(&self.start, &self.moves, None, notation))
     }
 
-    fn load_record(&mut self, text: &str) -> Result<(), String> {
+    fn load_record(&mut self, text: &str) -> Result<(), TableError> {
         let start = self.with_rules(G::start())?;
-        let replay = record::replay(start.clone(), text).map_err(|e| e.to_string())?;
+        let replay = record::replay(start.clone(), text).map_err(TableError::Record)?;
         self.start = start;
         self.position = replay.position;
         self.moves = replay.moves;
         Ok(())
     }
 
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), TableError> {
         // Checked on a copy first, so a refused value changes nothing.
         let mut position = self.position.clone();
         position.set_rule_option(name, value)?;
@@ -273,19 +349,16 @@ where
         Ok(())
     }
 
-    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+    fn set_hash(&mut self, mib: usize) -> Result<(), TableError> {
         let previous = self.hash_mib;
         // The old table is given back first, so that its memory can serve the new one.
         self.hash_mib = mib;
         self.new_engine();
-        if let Err(e) = G::prepare(&mut self.engine) {
+        if let Err(error) = G::prepare(&mut self.engine) {
             self.hash_mib = previous;
             self.new_engine();
-            let kept = match G::prepare(&mut self.engine) {
-                Ok(()) => format!("the hash table stays at {previous} MiB"),
-                Err(_) => "searching without a hash table".to_string(),
-            };
-            return Err(format!("{e}; {kept}"));
+            let kept_mib = G::prepare(&mut self.engine).ok().map(|()| previous);
+            return Err(TableError::HashRefused { error, kept_mib });
         }
         Ok(())
     }
@@ -298,11 +371,14 @@ where
         G::ENGINE_OPTIONS
     }
 
-    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), TableError> {
         let option = G::ENGINE_OPTIONS
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("{} has no engine option {name:?}", G::NAME))?;
+            .ok_or_else(|| OptionError::UnknownEngine {
+                game: G::NAME,
+                name: name.to_string(),
+            })?;
         let number = option.parse(value)?;
         G::set_engine_option(&mut self.engine, option.name, number)?;
         self.engine_settings.retain(|(n, _)| *n != option.name);
@@ -310,8 +386,8 @@ where
         Ok(())
     }
 
-    fn prepare_search(&mut self) -> Result<(), String> {
-        G::prepare(&mut self.engine)
+    fn prepare_search(&mut self) -> Result<(), TableError> {
+        G::prepare(&mut self.engine).map_err(TableError::Memory)
     }
 
     fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String> {

@@ -141,7 +141,7 @@ impl Session {
         let taken = table.set_hash(self.hash_mib);
         self.worker.set_table(table);
         self.game = game;
-        taken
+        taken.map_err(String::from)
     }
 
     /// A new table of `game` with the options set so far.
@@ -232,13 +232,16 @@ impl Session {
             table.set_position(fen.as_deref(), moves)?;
             // The new game's memory is taken now, not in its first search's clock.
             if let Err(e) = table.set_hash(self.hash_mib) {
-                self.error(&e);
+                self.error(&e.to_string());
             }
             self.worker.set_table(table);
             self.game = game;
             return Ok(());
         }
-        self.worker.table().set_position(fen.as_deref(), moves)
+        self.worker
+            .table()
+            .set_position(fen.as_deref(), moves)
+            .map_err(String::from)
     }
 
     /// The limits of `go`: both dialects' clock names, and the rest as in UCI. A `go`
@@ -346,7 +349,7 @@ impl Session {
         let out = self.out.clone();
         if let Err(e) = self.worker.prepare_search() {
             // A GUI waits for the bestmove: it comes, from a search without a table.
-            self.error(&e);
+            self.error(&e.to_string());
         }
         self.worker.spawn(WorkKind::Search, endless, move |job| {
             let info_out = out.clone();
@@ -393,7 +396,7 @@ impl Session {
                 if !self.worker.busy()
                     && let Err(e) = self.worker.prepare_search()
                 {
-                    self.error(&e);
+                    self.error(&e.to_string());
                 }
                 self.out.line("readyok");
                 Ok(())
@@ -424,7 +427,7 @@ impl Session {
             _ => Err(format!("unknown command \"{}\"", quoted(line))),
         };
         if let Err(e) = result {
-            self.error(&e);
+            self.error(&e.to_string());
         }
         Flow::Continue
     }

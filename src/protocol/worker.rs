@@ -296,7 +296,7 @@ impl Worker {
 
     /// Takes the memory a search needs, so that it can be stopped at once after it
     /// starts; the error says when it cannot be had.
-    pub fn prepare_search(&mut self) -> Result<(), String> {
+    pub fn prepare_search(&mut self) -> Result<(), super::table::TableError> {
         self.stop();
         self.table().prepare_search()
     }

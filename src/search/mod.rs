@@ -8,6 +8,9 @@ pub mod tt;
 pub mod two_player;
 
 pub use limits::{Budget, Clock, Limits};
+pub use tt::MemoryError;
+
+use crate::game::OptionError;
 
 use std::fmt;
 
@@ -145,16 +148,17 @@ impl EngineOption {
     }
 
     /// Reads a value: a number in range, or one of the values by name.
-    pub fn parse(&self, value: &str) -> Result<u32, String> {
+    pub fn parse(&self, value: &str) -> Result<u32, OptionError> {
         if self.values.is_empty() {
             value
                 .parse::<u32>()
                 .ok()
                 .filter(|v| (self.min..=self.max).contains(v))
                 .ok_or_else(|| {
-                    format!(
-                        "{} takes {} to {}, not {value:?}",
-                        self.name, self.min, self.max
+                    OptionError::bad_value(
+                        self.name,
+                        value,
+                        format!("{} to {}", self.min, self.max),
                     )
                 })
         } else {
@@ -162,13 +166,7 @@ impl EngineOption {
                 .iter()
                 .position(|v| v.eq_ignore_ascii_case(value.trim()))
                 .map(|i| i as u32)
-                .ok_or_else(|| {
-                    format!(
-                        "{} takes {}, not {value:?}",
-                        self.name,
-                        self.values.join(", ")
-                    )
-                })
+                .ok_or_else(|| OptionError::bad_value(self.name, value, self.values.join(", ")))
         }
     }
 }
@@ -191,8 +189,11 @@ pub trait Searchable: crate::game::Game {
         _engine: &mut Self::Engine,
         name: &str,
         _value: u32,
-    ) -> Result<(), String> {
-        Err(format!("{} has no engine option {name:?}", Self::NAME))
+    ) -> Result<(), OptionError> {
+        Err(OptionError::UnknownEngine {
+            game: Self::NAME,
+            name: name.to_string(),
+        })
     }
     /// Waits until what the engine builds in the background for `position` (an
     /// endgame table) is ready, so that the next search is reproducible.
@@ -200,7 +201,7 @@ pub trait Searchable: crate::game::Game {
     /// Forgets what earlier searches learnt (a new game), keeping the memory taken.
     fn clear(_engine: &mut Self::Engine) {}
     /// Takes the memory the next search needs, before it starts.
-    fn prepare(_engine: &mut Self::Engine) -> Result<(), String> {
+    fn prepare(_engine: &mut Self::Engine) -> Result<(), MemoryError> {
         Ok(())
     }
     /// Searches the position for the player to move.

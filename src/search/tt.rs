@@ -1,6 +1,21 @@
 //! The transposition table: one entry per slot, allocated once at the size set in MiB,
 //! replaced when the new result is deeper or from a newer search.
 
+/// The memory for a hash table could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryError {
+    /// The size asked for, in MiB.
+    pub mib: usize,
+}
+
+impl std::fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} MiB for the hash table cannot be allocated", self.mib)
+    }
+}
+
+impl std::error::Error for MemoryError {}
+
 /// How a stored score bounds the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -84,13 +99,10 @@ impl TranspositionTable {
     }
 
     /// Takes the table's memory if it has not yet; the error says when it cannot be had.
-    pub fn allocate(&mut self) -> Result<(), String> {
+    pub fn allocate(&mut self) -> Result<(), MemoryError> {
         if self.slots.is_empty() {
-            self.slots = zeroed_slots(self.count).ok_or_else(|| {
-                format!(
-                    "{} MiB for the hash table cannot be allocated",
-                    (self.count * std::mem::size_of::<Slot>()) >> 20
-                )
+            self.slots = zeroed_slots(self.count).ok_or(MemoryError {
+                mib: (self.count * std::mem::size_of::<Slot>()) >> 20,
             })?;
         }
         Ok(())
@@ -176,8 +188,10 @@ mod tests {
     fn an_impossible_table_is_refused_with_its_size() {
         let mut tt = TranspositionTable::new(1 << 40);
         let e = tt.allocate().unwrap_err();
+        assert_eq!(e.mib, 1 << 40);
         assert!(
-            e.ends_with("MiB for the hash table cannot be allocated"),
+            e.to_string()
+                .ends_with("MiB for the hash table cannot be allocated"),
             "{e}"
         );
     }

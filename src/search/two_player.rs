@@ -140,7 +140,7 @@ impl<M: Copy> Searcher<M> {
 
     /// Takes the memory the search needs before it starts, so that a search never waits
     /// for it; the error says when it cannot be had.
-    pub fn prepare(&mut self) -> Result<(), String> {
+    pub fn prepare(&mut self) -> Result<(), super::MemoryError> {
         self.tt.allocate()
     }
 

@@ -98,7 +98,9 @@ fn read_opening<G: Game>(
         G::from_fen(setup).map_err(|e| e.to_string())?
     };
     for (name, value) in rules {
-        start.set_rule_option(name, value)?;
+        start
+            .set_rule_option(name, value)
+            .map_err(|e| e.to_string())?;
     }
     let mut position = start.clone();
     let mut played = Vec::new();

@@ -12,10 +12,12 @@ use std::sync::Arc;
 use super::endgame::{self, Table};
 use super::eval::{margin_bounds, proven_value};
 use super::position::{Move, PITS, Position};
-use crate::game::Game;
+use crate::game::{Game, OptionError};
 use crate::search::limits::Budget;
 use crate::search::two_player::Searcher;
-use crate::search::{EngineOption, Info, Limits, Score, SearchResult, Searchable, Value};
+use crate::search::{
+    EngineOption, Info, Limits, MemoryError, Score, SearchResult, Searchable, Value,
+};
 
 /// Covered positions are not trusted this close to the ply limit, which the tables
 /// do not know.
@@ -112,7 +114,7 @@ impl Searchable for Position {
         }
     }
 
-    fn prepare(engine: &mut Engine) -> Result<(), String> {
+    fn prepare(engine: &mut Engine) -> Result<(), MemoryError> {
         engine.searcher.prepare()
     }
 
@@ -120,9 +122,12 @@ impl Searchable for Position {
         engine.searcher.clear()
     }
 
-    fn set_engine_option(engine: &mut Engine, name: &str, value: u32) -> Result<(), String> {
+    fn set_engine_option(engine: &mut Engine, name: &str, value: u32) -> Result<(), OptionError> {
         if !name.eq_ignore_ascii_case(ENDGAME_COUNTERS.name) {
-            return Err(format!("mangala has no engine option {name:?}"));
+            return Err(OptionError::UnknownEngine {
+                game: Self::NAME,
+                name: name.to_string(),
+            });
         }
         engine.endgame_counters = value.min(ENDGAME_COUNTERS.max) as usize;
         Ok(())

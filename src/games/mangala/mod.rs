@@ -16,11 +16,12 @@ mod reference;
 mod tests;
 pub mod text;
 
-pub use position::{Move, Position, Rules};
+pub use position::{BOARD_EMPTY, Move, PLY_LIMIT, Position, REPETITION, Rules};
 pub use text::Notation;
 
 use crate::game::{
-    Descriptor, Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit,
+    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, RuleOption,
+    parse_limit,
 };
 
 impl Game for Position {
@@ -38,6 +39,7 @@ impl Game for Position {
         record_tags: false,
         uci_template: Some("mancala"),
         cecp: None,
+        end_reasons: position::END_REASONS,
     };
     const RULE_OPTIONS: &'static [RuleOption] = &[
         RuleOption {
@@ -52,20 +54,22 @@ impl Game for Position {
         },
     ];
 
-    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let mut rules = self.rules();
         let value = value.trim();
         if name.eq_ignore_ascii_case("skip-origin") {
             rules.skip_origin = match value.to_ascii_lowercase().as_str() {
                 "on" | "true" => true,
                 "off" | "false" => false,
-                _ => return Err(format!("skip-origin takes on or off, not {value:?}")),
+                _ => return Err(OptionError::bad_value("skip-origin", value, "on or off")),
             };
         } else if name.eq_ignore_ascii_case("ply-limit") {
             rules.ply_limit = parse_limit("ply-limit", value)?;
         } else {
-            return Err(format!(
-                "unknown rule option {name:?} (mangala has skip-origin and ply-limit)"
+            return Err(OptionError::unknown_rule(
+                Self::NAME,
+                name,
+                Self::RULE_OPTIONS,
             ));
         }
         self.set_rules(rules);

@@ -6,7 +6,26 @@
 //! A position is 16 bytes, so `play` keeps whole copies for `undo`: cheaper than
 //! reversing a sowing with its captures.
 
-use crate::game::{EndReason, Outcome, next_turn};
+use crate::game::{EndReason, Outcome, Verdict, next_turn};
+
+/// Every pit is empty: the captures decide.
+pub const BOARD_EMPTY: EndReason =
+    EndReason::new("all pits empty", "All pits empty", Verdict::ByScores);
+/// The same position for the third time: each row's counters go to its owner, and the
+/// totals decide.
+pub const REPETITION: EndReason = EndReason::new(
+    "threefold repetition",
+    "Repetition, counters to their rows",
+    Verdict::ByScores,
+);
+/// The ply limit (a rule option) was reached: the totals decide as after a repetition.
+pub const PLY_LIMIT: EndReason = EndReason::new(
+    "move limit",
+    "Ply limit, counters to their rows",
+    Verdict::ByScores,
+);
+/// Every reason a game of Mangala II ends for.
+pub const END_REASONS: &[EndReason] = &[BOARD_EMPTY, REPETITION, PLY_LIMIT];
 
 /// Pits on the board.
 pub const PITS: usize = 12;
@@ -255,11 +274,11 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         let s = &self.state;
         let reason = if s.pits.iter().all(|&c| c == 0) {
-            EndReason::BoardEmpty
+            BOARD_EMPTY
         } else if self.occurrences() >= 3 {
-            EndReason::Repetition
+            REPETITION
         } else if self.rules.ply_limit.is_some_and(|limit| s.plies >= limit) {
-            EndReason::MoveLimit
+            PLY_LIMIT
         } else {
             return None;
         };

@@ -4,8 +4,9 @@
 use super::position::{Move, PITS, Position, sow};
 use super::reference::{self, Board};
 use super::text::{self, Notation};
+use crate::game::Game;
 use crate::game::Rng;
-use crate::game::{EndReason, Game};
+use crate::game::testing::assert_refused;
 
 fn position(text: &str) -> Position {
     Position::from_fen(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -137,7 +138,7 @@ fn the_board_emptied_ends_the_game_with_37_to_win_and_36_all_a_draw() {
     let mut p = position("0,0,0,0,0,1/1,0,0,0,0,0 S 35 35");
     play(&mut p, "F");
     let outcome = p.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::BoardEmpty);
+    assert_eq!(outcome.reason, super::BOARD_EMPTY);
     assert_eq!(outcome.scores, [37, 35]);
     assert_eq!(
         Position::describe_outcome(&outcome),
@@ -159,7 +160,7 @@ fn the_ply_limit_ends_the_game_and_the_rows_go_to_their_owners() {
         play(&mut p, text);
     }
     let outcome = p.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::MoveLimit);
+    assert_eq!(outcome.reason, super::PLY_LIMIT);
     let s = p.state();
     let south: i32 = s.pits[0..6].iter().map(|&c| c as i32).sum::<i32>() + s.captured[0] as i32;
     let north: i32 = s.pits[6..12].iter().map(|&c| c as i32).sum::<i32>() + s.captured[1] as i32;
@@ -187,7 +188,7 @@ fn the_third_occurrence_ends_the_game_scored_like_the_ply_limit() {
         let outcome = p.outcome().unwrap();
         let now = seen.last().unwrap();
         let count = seen.iter().filter(|s| *s == now).count();
-        if outcome.reason == EndReason::Repetition {
+        if outcome.reason == super::REPETITION {
             assert_eq!(count, 3);
             let s = p.state();
             let south = s.pits[0..6].iter().map(|&c| c as i32).sum::<i32>() + s.captured[0] as i32;
@@ -288,10 +289,7 @@ fn positions_round_trip_and_bad_ones_are_refused() {
             "south is to move but its row is empty",
         ),
     ];
-    for (text, needle) in cases {
-        let err = Position::from_fen(text).unwrap_err().to_string();
-        assert!(err.contains(needle), "{text}: {err:?} lacks {needle:?}");
-    }
+    assert_refused::<Position>(&cases, &["expected 72", "more than the 72", "row is empty"]);
     // The board emptied is a finished game, not an error.
     assert!(
         position("0,0,0,0,0,0/0,0,0,0,0,0 S 36 36")

@@ -40,10 +40,6 @@ pub fn pit_letter_index(letter: char) -> Option<usize> {
     }
 }
 
-fn error(text: impl Into<String>) -> PositionError {
-    PositionError(text.into())
-}
-
 type Rows<'a> = (Vec<&'a str>, Vec<&'a str>);
 
 fn rows(input: &str) -> IResult<&str, Rows<'_>> {
@@ -53,35 +49,42 @@ fn rows(input: &str) -> IResult<&str, Rows<'_>> {
 
 fn number(text: &str, what: &str) -> Result<u32, PositionError> {
     if text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(error(format!(
+        return Err(PositionError::syntax(format!(
             "{what} is written with a leading zero: {text}"
         )));
     }
     match text.parse::<u32>() {
         Ok(n) if text.bytes().all(|b| b.is_ascii_digit()) && n <= COUNTERS => Ok(n),
-        _ if text.bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() => Err(error(format!(
-            "{what} holds {text}, more than the {COUNTERS} counters of the game"
+        _ if text.bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() => {
+            Err(PositionError::impossible(format!(
+                "{what} holds {text}, more than the {COUNTERS} counters of the game"
+            )))
+        }
+        _ => Err(PositionError::syntax(format!(
+            "{what} must be a number, not {text:?}"
         ))),
-        _ => Err(error(format!("{what} must be a number, not {text:?}"))),
     }
 }
 
 /// Reads a position.
 pub fn parse(text: &str) -> Result<Position, PositionError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(PositionError::empty());
+    }
     if fields.len() != 4 {
-        return Err(error(format!(
+        return Err(PositionError::syntax(format!(
             "a position has 4 fields (pits, player to move, captured by South, captured by North), not {}",
             fields.len()
         )));
     }
-    let (_, (south, north)) =
-        rows(fields[0]).map_err(|_| error("the pits must be written A,B,C,D,E,F/a,b,c,d,e,f"))?;
+    let (_, (south, north)) = rows(fields[0])
+        .map_err(|_| PositionError::syntax("the pits must be written A,B,C,D,E,F/a,b,c,d,e,f"))?;
     let mut pits = [0u8; PITS];
     for (player, counts) in [(SOUTH, &south), (NORTH, &north)] {
         let name = ["south", "north"][player];
         if counts.len() != ROW {
-            return Err(error(format!(
+            return Err(PositionError::syntax(format!(
                 "{name}'s row has {} pits, expected {ROW}",
                 counts.len()
             )));
@@ -95,7 +98,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         "S" | "s" => SOUTH,
         "N" | "n" => NORTH,
         other => {
-            return Err(error(format!(
+            return Err(PositionError::syntax(format!(
                 "the player to move must be S or N, not {other:?}"
             )));
         }
@@ -104,7 +107,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
     let north_captured = number(fields[3], "North's capture count")?;
     let on_board: u32 = pits.iter().map(|&c| c as u32).sum();
     if on_board + south_captured + north_captured != COUNTERS {
-        return Err(error(format!(
+        return Err(PositionError::impossible(format!(
             "the pits hold {on_board} and the captures {}: {} counters, expected {COUNTERS}",
             south_captured + north_captured,
             on_board + south_captured + north_captured
@@ -115,7 +118,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
     let other = 1 - to_move;
     if !position.can_move(to_move) && position.can_move(other) {
         let names = ["south", "north"];
-        return Err(error(format!(
+        return Err(PositionError::impossible(format!(
             "{} is to move but its row is empty while {} can move",
             names[to_move], names[other]
         )));

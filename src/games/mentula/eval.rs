@@ -8,6 +8,7 @@
 use super::board::{Bitboard, PLAYERS};
 use super::position::{Move, Position};
 use super::reach;
+use crate::game::OptionError;
 use crate::search::multi_player::{self, MultiPlayerGame};
 use crate::search::{EngineOption, Info, Limits, SearchResult, Searchable, Value};
 
@@ -116,13 +117,26 @@ impl Searchable for Position {
     fn engine(_hash_mib: usize) -> Self::Engine {
         multi_player::Searcher::new(multi_player::Algorithm::BestReply)
     }
-    fn set_engine_option(engine: &mut Self::Engine, name: &str, value: u32) -> Result<(), String> {
+    fn set_engine_option(
+        engine: &mut Self::Engine,
+        name: &str,
+        value: u32,
+    ) -> Result<(), OptionError> {
         if !name.eq_ignore_ascii_case(ALGORITHM.name) {
-            return Err(format!("mentula has no engine option {name:?}"));
+            return Err(OptionError::UnknownEngine {
+                game: <Self as crate::game::Game>::NAME,
+                name: name.to_string(),
+            });
         }
         engine.algorithm = *multi_player::Algorithm::ALL
             .get(value as usize)
-            .ok_or_else(|| format!("no algorithm number {value}"))?;
+            .ok_or_else(|| {
+                OptionError::bad_value(
+                    ALGORITHM.name,
+                    &value.to_string(),
+                    ALGORITHM.values.join(", "),
+                )
+            })?;
         Ok(())
     }
     fn think(

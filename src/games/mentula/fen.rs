@@ -29,10 +29,6 @@ use crate::game::PositionError;
 /// The usual start.
 pub const START: &str = "YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM w 0 1";
 
-fn error(text: impl Into<String>) -> PositionError {
-    PositionError(text.into())
-}
-
 /// Reads either form: a text that starts with a player's name, or has a colon (which
 /// the FEN-like form never has), is the list form (`White (to play): a1`), so that a
 /// misspelt entry or an unknown player is named.
@@ -52,10 +48,10 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
 fn parse_fen(text: &str) -> Result<Position, PositionError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
-        return Err(error("empty position"));
+        return Err(PositionError::empty());
     }
     if !matches!(fields.len(), 2 | 4) {
-        return Err(error(format!(
+        return Err(PositionError::syntax(format!(
             "a position has 2 or 4 fields (board, player to move, moves since the last capture, round), not {}",
             fields.len()
         )));
@@ -72,7 +68,7 @@ fn parse_fen(text: &str) -> Result<Position, PositionError> {
     let to_move = match fields[1].chars().collect::<Vec<_>>().as_slice() {
         [c] if TO_MOVE_LETTERS.contains(c) => TO_MOVE_LETTERS.iter().position(|l| l == c).unwrap(),
         _ => {
-            return Err(error(format!(
+            return Err(PositionError::syntax(format!(
                 "the player to move must be w, y, r or m, not {:?}",
                 fields[1]
             )));
@@ -81,7 +77,7 @@ fn parse_fen(text: &str) -> Result<Position, PositionError> {
     let (since_capture, round) = if fields.len() == 4 {
         let round = read_counter(fields[3], "round number")?;
         if round == 0 {
-            return Err(error("round number must be at least 1"));
+            return Err(PositionError::syntax("round number must be at least 1"));
         }
         (
             read_counter(fields[2], "moves since the last capture")?,
@@ -102,7 +98,7 @@ fn validate(
 ) -> Result<Position, PositionError> {
     for (player, &own) in men.iter().enumerate() {
         if own.count_ones() > 4 {
-            return Err(error(format!(
+            return Err(PositionError::impossible(format!(
                 "{} has {} pieces, at most 4",
                 NAMES[player],
                 own.count_ones()
@@ -111,7 +107,7 @@ fn validate(
         let mut by_colour: [Option<Square>; 4] = [None; 4];
         for sq in Squares(own) {
             if let Some(other) = by_colour[sq.colour()] {
-                return Err(error(format!(
+                return Err(PositionError::impossible(format!(
                     "{} has two pieces on one colour ({other} and {sq})",
                     NAMES[player]
                 )));
@@ -124,7 +120,7 @@ fn validate(
         && (0..PLAYERS).any(|p| position.can_move(p))
         && position.outcome().is_none()
     {
-        return Err(error(format!(
+        return Err(PositionError::impossible(format!(
             "{} is to move but has no move (statura) while others can move and the game goes on",
             NAMES[to_move]
         )));
@@ -188,7 +184,7 @@ fn list(input: &str) -> IResult<&str, Vec<Entry<'_>>> {
 
 fn parse_list(text: &str) -> Result<Position, PositionError> {
     let (_, entries) = list(text.trim()).map_err(|_| {
-        error("unreadable list position: expected entries like `White (to play): a1, a2,` ending in `.`")
+        PositionError::syntax("unreadable list position: expected entries like `White (to play): a1, a2,` ending in `.`")
     })?;
     let mut men = [0; PLAYERS];
     let mut listed = [false; PLAYERS];
@@ -198,18 +194,21 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
             .iter()
             .position(|t| t.eq_ignore_ascii_case(entry.title))
             .ok_or_else(|| {
-                error(format!(
+                PositionError::syntax(format!(
                     "unknown player {:?} (White, Yellow, Red or Magenta)",
                     entry.title
                 ))
             })?;
         if listed[player] {
-            return Err(error(format!("{} is listed twice", TITLES[player])));
+            return Err(PositionError::syntax(format!(
+                "{} is listed twice",
+                TITLES[player]
+            )));
         }
         listed[player] = true;
         if entry.to_play {
             if let Some(other) = to_move {
-                return Err(error(format!(
+                return Err(PositionError::syntax(format!(
                     "both {} and {} are marked (to play)",
                     TITLES[other], TITLES[player]
                 )));
@@ -217,10 +216,11 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
             to_move = Some(player);
         }
         for name in entry.squares {
-            let sq = super::notation::read_square(name)
-                .ok_or_else(|| error(format!("{name} is not a square of the board")))?;
+            let sq = super::notation::read_square(name).ok_or_else(|| {
+                PositionError::syntax(format!("{name} is not a square of the board"))
+            })?;
             if let Some(owner) = (0..PLAYERS).find(|&p| men[p] & sq.bit() != 0) {
-                return Err(error(if owner == player {
+                return Err(PositionError::syntax(if owner == player {
                     format!("{sq} is listed twice for {}", TITLES[player])
                 } else {
                     format!(
@@ -232,7 +232,7 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
             men[player] |= sq.bit();
         }
     }
-    let to_move = to_move.ok_or_else(|| error("no player is marked (to play)"))?;
+    let to_move = to_move.ok_or_else(|| PositionError::syntax("no player is marked (to play)"))?;
     validate(men, to_move, 0, 1)
 }
 

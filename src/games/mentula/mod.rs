@@ -22,10 +22,13 @@ mod reference;
 mod tests;
 
 pub use notation::Notation;
-pub use position::{Move, Position, Rules, Scoring};
+pub use position::{
+    CAPTURE_LIMIT, LAST_PLAYER, Move, NO_CAPTURES, NO_MOVES, Position, REPETITION, Rules, Scoring,
+};
 
 use crate::game::{
-    Descriptor, Game, MoveError, Outcome, Player, PositionError, RuleOption, parse_limit,
+    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, RuleOption,
+    parse_limit,
 };
 
 impl Game for Position {
@@ -47,6 +50,7 @@ impl Game for Position {
         // Four players: none of the dialects has more than two.
         uci_template: None,
         cecp: None,
+        end_reasons: position::END_REASONS,
     };
     const RULE_OPTIONS: &'static [RuleOption] = &[
         RuleOption {
@@ -61,7 +65,7 @@ impl Game for Position {
         },
     ];
 
-    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let mut rules = self.rules();
         let value = value.trim();
         if name.eq_ignore_ascii_case("scoring") {
@@ -70,13 +74,15 @@ impl Game for Position {
             } else if value.eq_ignore_ascii_case("pieces") {
                 Scoring::Pieces
             } else {
-                return Err(format!("scoring takes reach or pieces, not {value:?}"));
+                return Err(OptionError::bad_value("scoring", value, "reach or pieces"));
             };
         } else if name.eq_ignore_ascii_case("capture-limit") {
             rules.capture_limit = parse_limit("capture-limit", value)?;
         } else {
-            return Err(format!(
-                "unknown rule option {name:?} (mentula has scoring and capture-limit)"
+            return Err(OptionError::unknown_rule(
+                Self::NAME,
+                name,
+                Self::RULE_OPTIONS,
             ));
         }
         self.set_rules(rules);

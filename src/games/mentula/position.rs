@@ -4,7 +4,38 @@
 use super::board::{Bitboard, PLAYERS, SQUARES, Square, Squares};
 use super::geometry::jump;
 use super::reach;
-use crate::game::{EndReason, Outcome, next_turn, splitmix64};
+use crate::game::{EndReason, Outcome, Verdict, next_turn, splitmix64};
+
+// Every Mentula game ends by the scores (RULES.md); the reasons only say why it stopped.
+/// At most one player has pieces left.
+pub const LAST_PLAYER: EndReason =
+    EndReason::new("one player left", "One player left", Verdict::ByScores);
+/// No player has a legal move.
+pub const NO_MOVES: EndReason = EndReason::new(
+    "no player can move",
+    "No player can move",
+    Verdict::ByScores,
+);
+/// No capture can ever happen again.
+pub const NO_CAPTURES: EndReason = EndReason::new(
+    "no capture possible",
+    "No capture possible",
+    Verdict::ByScores,
+);
+/// The same position for the third time.
+pub const REPETITION: EndReason =
+    EndReason::new("threefold repetition", "Repetition", Verdict::ByScores);
+/// The capture limit (a rule option) ran out.
+pub const CAPTURE_LIMIT: EndReason =
+    EndReason::new("move limit", "Capture limit", Verdict::ByScores);
+/// Every reason a game of Mentula ends for.
+pub const END_REASONS: &[EndReason] = &[
+    LAST_PLAYER,
+    NO_MOVES,
+    NO_CAPTURES,
+    REPETITION,
+    CAPTURE_LIMIT,
+];
 
 /// A jump: the piece on `from` jumps over the piece on `pivot` and lands on `to`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -278,19 +309,19 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         let with_pieces = self.men.iter().filter(|&&m| m != 0).count();
         let reason = if with_pieces <= 1 {
-            EndReason::LastPlayer
+            LAST_PLAYER
         } else if !(0..PLAYERS).any(|p| self.can_move(p)) {
-            EndReason::NoMoves
+            NO_MOVES
         } else if !reach::capture_possible(&self.men) {
-            EndReason::NoCaptures
+            NO_CAPTURES
         } else if self.occurrences() >= 3 {
-            EndReason::Repetition
+            REPETITION
         } else if self
             .rules
             .capture_limit
             .is_some_and(|limit| self.since_capture >= limit)
         {
-            EndReason::MoveLimit
+            CAPTURE_LIMIT
         } else {
             return None;
         };

@@ -5,8 +5,9 @@ use super::fen;
 use super::notation::Notation;
 use super::position::{Move, Position};
 use super::reference::{self, Board};
+use crate::game::Game;
 use crate::game::Rng;
-use crate::game::{EndReason, Game};
+use crate::game::testing::assert_refused;
 
 fn sq(name: &str) -> Square {
     Square::from_coords(name.chars().next().unwrap(), name[1..].parse().unwrap()).unwrap()
@@ -138,7 +139,7 @@ fn the_doma_sequence_of_chapter_four() {
 fn one_player_left_scores_64() {
     let p = Position::from_fen("8/8/8/8/8/8/WW6/WW6 w 0 1").unwrap();
     let outcome = p.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::LastPlayer);
+    assert_eq!(outcome.reason, super::LAST_PLAYER);
     assert_eq!(outcome.scores, [64, 0, 0, 0]);
     assert_eq!(
         Position::describe_outcome(&outcome),
@@ -150,7 +151,7 @@ fn one_player_left_scores_64() {
 fn nobody_able_to_move_ends_the_game() {
     let p = Position::from_fen("R7/8/8/8/8/8/8/W6Y w 0 1").unwrap();
     let outcome = p.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::NoMoves);
+    assert_eq!(outcome.reason, super::NO_MOVES);
     assert_eq!(outcome.scores, [1, 1, 1, 0]);
     assert_eq!(
         outcome.verdict(Position::PLAYERS),
@@ -163,7 +164,7 @@ fn no_possible_capture_ends_the_game_with_scores_by_reach_or_by_pieces() {
     // A free three-piece figure and a lone piece on its missing colour: 48 to 1.
     let mut p = Position::from_fen("8/8/8/3WR3/3WW3/8/8/8 w 0 1").unwrap();
     let outcome = p.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::NoCaptures);
+    assert_eq!(outcome.reason, super::NO_CAPTURES);
     assert_eq!(outcome.scores, [48, 0, 1, 0]);
     assert_eq!(outcome.ranking(), [vec![0], vec![2], vec![1, 3]]);
     assert_eq!(
@@ -191,7 +192,7 @@ fn the_third_occurrence_of_a_position_ends_the_game() {
         }
     }
     assert_eq!(p.occurrences(), 3);
-    assert_eq!(p.outcome().unwrap().reason, EndReason::Repetition);
+    assert_eq!(p.outcome().unwrap().reason, super::REPETITION);
 }
 
 #[test]
@@ -199,11 +200,11 @@ fn the_capture_limit_ends_the_game_and_is_an_option() {
     let mut p = Position::from_fen("8/8/8/8/8/8/YY4RR/WW4MM w 199 60").unwrap();
     assert!(p.outcome().is_none());
     play(&mut p, "a1c1");
-    assert_eq!(p.outcome().unwrap().reason, EndReason::MoveLimit);
+    assert_eq!(p.outcome().unwrap().reason, super::CAPTURE_LIMIT);
     p.set_rule_option("capture-limit", "off").unwrap();
     assert!(p.outcome().is_none());
     p.set_rule_option("Capture-Limit", "150").unwrap();
-    assert_eq!(p.outcome().unwrap().reason, EndReason::MoveLimit);
+    assert_eq!(p.outcome().unwrap().reason, super::CAPTURE_LIMIT);
     assert!(p.set_rule_option("capture-limit", "0").is_err());
     assert!(p.set_rule_option("scoring", "squares").is_err());
     assert!(p.set_rule_option("torus", "on").is_err());
@@ -289,10 +290,7 @@ fn bad_positions_are_refused_with_the_reason() {
         ("White (to play): a01, a2.", "a01 is not a square"),
         ("White (to play): a1, a1.", "a1 is listed twice for White"),
     ];
-    for (text, needle) in cases {
-        let err = Position::from_fen(text).unwrap_err().to_string();
-        assert!(err.contains(needle), "{text:?}: {err:?} lacks {needle:?}");
-    }
+    assert_refused::<Position>(&cases, &["one colour", "at most 4", "(statura)"]);
 }
 
 // ---- notation ----

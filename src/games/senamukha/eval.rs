@@ -12,7 +12,7 @@ use super::attacks;
 use super::board::{Bitboard, Color, FULL, Kind, SIZE, SQUARES, Square, Squares, east, west};
 use super::position::{Move, Position};
 use crate::search::two_player::{Searcher, TwoPlayerGame};
-use crate::search::{Info, Limits, MATE, SearchResult, Value};
+use crate::search::{Info, Limits, MATE, MemoryError, SearchResult, Value};
 
 /// All the weights of the evaluation.
 pub struct Weights {
@@ -305,7 +305,7 @@ impl crate::search::Searchable for Position {
     fn engine(hash_mib: usize) -> Self::Engine {
         Searcher::new(hash_mib)
     }
-    fn prepare(engine: &mut Self::Engine) -> Result<(), String> {
+    fn prepare(engine: &mut Self::Engine) -> Result<(), MemoryError> {
         engine.prepare()
     }
     fn clear(engine: &mut Self::Engine) {

@@ -14,18 +14,14 @@ use crate::game::PositionError;
 /// The start position.
 pub const START: &str = "3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/NRNENKNENRN/3PPPPP3/3NRNEN3 w - - 0 1";
 
-fn error(text: impl Into<String>) -> PositionError {
-    PositionError(text.into())
-}
-
 /// Reads a FEN and checks that the position is one the game can reach or set up.
 pub fn parse(text: &str) -> Result<Position, PositionError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
-        return Err(error("empty position"));
+        return Err(PositionError::empty());
     }
     if !matches!(fields.len(), 2 | 4 | 6) {
-        return Err(error(format!(
+        return Err(PositionError::syntax(format!(
             "a position has 2, 4 or 6 fields (board, side, castling, en passant, halfmove clock, fullmove number), not {}",
             fields.len()
         )));
@@ -44,7 +40,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         let sq = Square::new(man.file, man.rank);
         let last = if color == Color::White { SIZE - 1 } else { 0 };
         if kind == Kind::Pawn && man.rank == last {
-            return Err(error(format!(
+            return Err(PositionError::impossible(format!(
                 "{} pawn on {sq}, its last rank",
                 color.name()
             )));
@@ -57,8 +53,18 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
     for color in [Color::White, Color::Black] {
         match kings[color.index()] {
             1 => {}
-            0 => return Err(error(format!("{} has no king", color.name()))),
-            n => return Err(error(format!("{} has {n} kings", color.name()))),
+            0 => {
+                return Err(PositionError::impossible(format!(
+                    "{} has no king",
+                    color.name()
+                )));
+            }
+            n => {
+                return Err(PositionError::impossible(format!(
+                    "{} has {n} kings",
+                    color.name()
+                )));
+            }
         }
     }
 
@@ -66,19 +72,21 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         "w" => Color::White,
         "b" => Color::Black,
         other => {
-            return Err(error(format!("side to move must be w or b, not {other:?}")));
+            return Err(PositionError::syntax(format!(
+                "side to move must be w or b, not {other:?}"
+            )));
         }
     };
     position.set_side(side);
     if fields.len() >= 4 {
         if fields[2] != "-" {
-            return Err(error(format!(
+            return Err(PositionError::syntax(format!(
                 "castling field must be -, not {:?} (there is no castling)",
                 fields[2]
             )));
         }
         if fields[3] != "-" {
-            return Err(error(format!(
+            return Err(PositionError::syntax(format!(
                 "en passant field must be -, not {:?} (there is no en passant)",
                 fields[3]
             )));
@@ -88,14 +96,14 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         let halfmove = read_counter(fields[4], "halfmove clock")?;
         let fullmove = read_counter(fields[5], "fullmove number")?;
         if fullmove == 0 {
-            return Err(error("fullmove number must be at least 1"));
+            return Err(PositionError::syntax("fullmove number must be at least 1"));
         }
         position.set_counters(halfmove, fullmove);
     }
     position.finish_setup();
 
     if position.attackers(position.king(side.other()), side) != 0 {
-        return Err(error(format!(
+        return Err(PositionError::impossible(format!(
             "{} is in check but it is {}'s turn",
             side.other().name(),
             side.name()

@@ -19,11 +19,13 @@ mod reference;
 
 pub use board::{Color, Kind, Piece, Square};
 pub use notation::Notation;
-pub use position::{Move, Position, Rules};
+pub use position::{
+    BARE_KINGS, CHECKMATE, Move, N_MOVE_RULE, Position, REPETITION, Rules, STALEMATE,
+};
 
 use crate::game::{
-    CecpVariant, Descriptor, Game, MoveError, Outcome, Player, PositionError, RuleOption,
-    parse_limit,
+    CecpVariant, Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError,
+    RuleOption, parse_limit,
 };
 
 impl Game for Position {
@@ -53,6 +55,7 @@ impl Game for Position {
             // step.
             piece_moves: &["E& WFAD", "P& fmWfcF"],
         }),
+        end_reasons: position::END_REASONS,
     };
 
     const RULE_OPTIONS: &'static [RuleOption] = &[RuleOption {
@@ -61,10 +64,12 @@ impl Game for Position {
         help: "off, or n: the game is drawn after 2n plies without a capture or a pawn move",
     }];
 
-    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         if !name.eq_ignore_ascii_case("n-move-rule") {
-            return Err(format!(
-                "unknown rule option {name:?} (senamukha has n-move-rule)"
+            return Err(OptionError::unknown_rule(
+                Self::NAME,
+                name,
+                Self::RULE_OPTIONS,
             ));
         }
         let n_move_rule = parse_limit("n-move-rule", value)?;

@@ -18,8 +18,9 @@ use nom::{
 
 use super::board::{Kind, SIZE, Square};
 use super::movegen;
+use super::position::CHECKMATE;
 use super::position::{Move, Position};
-use crate::game::{EndReason, MoveError};
+use crate::game::MoveError;
 
 /// The move notations of Sena-Mukha.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -361,12 +362,12 @@ impl Position {
         let outcome = after.outcome();
         match notation {
             Notation::Long => match outcome.map(|o| o.reason) {
-                Some(EndReason::Checkmate) => out.push('×'),
+                Some(CHECKMATE) => out.push('×'),
                 Some(_) => out.push('='),
                 None => {}
             },
             _ => {
-                if outcome.is_some_and(|o| o.reason == EndReason::Checkmate) {
+                if outcome.is_some_and(|o| o.reason == CHECKMATE) {
                     out.push('#');
                 } else if after.in_check() {
                     out.push('+');

@@ -3,7 +3,26 @@
 
 use super::attacks::{self, rotated_bit};
 use super::board::{Bitboard, Color, Kind, Piece, SQUARES, Square};
-use crate::game::{EndReason, Outcome, splitmix64};
+use crate::game::{EndReason, Outcome, Verdict, splitmix64};
+
+/// The side to move is in check and has no legal move: the other side wins.
+pub const CHECKMATE: EndReason = EndReason::new("checkmate", "{winner} mates", Verdict::Win);
+/// The side to move is not in check and has no legal move: a draw.
+pub const STALEMATE: EndReason = EndReason::new("stalemate", "Stalemate", Verdict::Draw);
+/// Only the two kings are left: a draw.
+pub const BARE_KINGS: EndReason = EndReason::new(
+    "bare kings",
+    "Insufficient material: bare kings",
+    Verdict::Draw,
+);
+/// The same position for the third time: a draw.
+pub const REPETITION: EndReason =
+    EndReason::new("threefold repetition", "Draw by repetition", Verdict::Draw);
+/// The n-move rule (a rule option) ran out: a draw.
+pub const N_MOVE_RULE: EndReason =
+    EndReason::new("move limit", "Draw by the n-move rule", Verdict::Draw);
+/// Every reason a game of Sena-Mukha ends for.
+pub const END_REASONS: &[EndReason] = &[CHECKMATE, STALEMATE, BARE_KINGS, REPETITION, N_MOVE_RULE];
 
 /// A move: from, to and an optional promotion, packed in 16 bits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -376,20 +395,20 @@ impl Position {
         let side = self.side.index();
         let (reason, winner) = if self.count_legal() == 0 {
             if self.in_check() {
-                (EndReason::Checkmate, Some(1 - side))
+                (CHECKMATE, Some(1 - side))
             } else {
-                (EndReason::Stalemate, None)
+                (STALEMATE, None)
             }
         } else if self.bare_kings() {
-            (EndReason::BareKings, None)
+            (BARE_KINGS, None)
         } else if self.occurrences() >= 3 {
-            (EndReason::Repetition, None)
+            (REPETITION, None)
         } else if self
             .rules
             .n_move_rule
             .is_some_and(|n| u64::from(self.halfmove_clock) >= 2 * u64::from(n))
         {
-            (EndReason::MoveLimit, None)
+            (N_MOVE_RULE, None)
         } else {
             return None;
         };

@@ -5,8 +5,9 @@ use super::board::{Color, Kind, SIZE, Square};
 use super::notation::Notation;
 use super::position::{Move, Position, Rules};
 use super::reference;
+use crate::game::Game;
 use crate::game::Rng;
-use crate::game::{EndReason, Game};
+use crate::game::testing::assert_refused;
 
 /// Builds a FEN from men like `"Ka1 kk11 Pe10 rd11"` (upper case White) and the side.
 fn fen_of(men: &str, side: char) -> String {
@@ -320,7 +321,7 @@ fn a_king_never_moves_next_to_the_other_king() {
 fn checkmate_wins_for_the_side_that_gave_it() {
     let p = position("Ka1 Pa2 Pb2 rk1 kk11", 'w');
     let outcome = p.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::Checkmate);
+    assert_eq!(outcome.reason, super::CHECKMATE);
     assert_eq!(outcome.winner(), Some(1));
     assert_eq!(outcome.scores, [0, 1]);
 }
@@ -330,7 +331,7 @@ fn checkmate_by_a_leaping_elephant() {
     // The elephant on a3 leaps over a2 onto a1's king: nothing can block or capture it.
     let p = position("Ka1 Pa2 Pb2 Nb1 ea3 ec3 kk11", 'w');
     assert!(p.in_check());
-    assert_eq!(p.outcome().unwrap().reason, EndReason::Checkmate);
+    assert_eq!(p.outcome().unwrap().reason, super::CHECKMATE);
 }
 
 #[test]
@@ -338,7 +339,7 @@ fn stalemate_is_a_draw() {
     let p = position("Ka1 kc2 nc1", 'w');
     assert!(!p.in_check());
     let outcome = p.outcome().unwrap();
-    assert_eq!(outcome.reason, EndReason::Stalemate);
+    assert_eq!(outcome.reason, super::STALEMATE);
     assert_eq!(outcome.winner(), None);
 }
 
@@ -352,7 +353,7 @@ fn the_third_occurrence_of_a_position_draws() {
         }
     }
     assert_eq!(p.occurrences(), 3);
-    assert_eq!(p.outcome().unwrap().reason, EndReason::Repetition);
+    assert_eq!(p.outcome().unwrap().reason, super::REPETITION);
     p.undo();
     assert!(p.outcome().is_none());
 }
@@ -371,11 +372,11 @@ fn a_capture_or_pawn_move_starts_repetition_counting_afresh() {
 #[test]
 fn bare_kings_draw_also_after_the_last_capture() {
     let p = position("Ka1 kk11", 'w');
-    assert_eq!(p.outcome().unwrap().reason, EndReason::BareKings);
+    assert_eq!(p.outcome().unwrap().reason, super::BARE_KINGS);
     let mut p = position("Ka1 pb2 kk11", 'w');
     assert!(p.outcome().is_none());
     play(&mut p, "a1b2");
-    assert_eq!(p.outcome().unwrap().reason, EndReason::BareKings);
+    assert_eq!(p.outcome().unwrap().reason, super::BARE_KINGS);
     // A king and one other man is not a draw by material.
     assert!(position("Ka1 kk11 nk9", 'w').outcome().is_none());
 }
@@ -390,7 +391,7 @@ fn the_n_move_rule_is_off_by_default_and_counts_plies_when_on() {
     p.set_rules(Rules {
         n_move_rule: Some(2),
     });
-    assert_eq!(p.outcome().unwrap().reason, EndReason::MoveLimit);
+    assert_eq!(p.outcome().unwrap().reason, super::N_MOVE_RULE);
     p.undo();
     assert!(p.outcome().is_none());
 }
@@ -466,10 +467,7 @@ fn bad_fens_are_refused_with_the_reason() {
         ),
         ("k10/11/11/11/0k10/11/11/11/11/11/10K w", "empty run of 0"),
     ];
-    for (fen, needle) in cases {
-        let err = Position::from_fen(fen).unwrap_err().to_string();
-        assert!(err.contains(needle), "{fen:?}: {err:?} lacks {needle:?}");
-    }
+    assert_refused::<Position>(&cases, &["no king", "2 kings", "pawn on", "is in check"]);
 }
 
 // ---- notation ----
