@@ -34,7 +34,7 @@ fn speed<G: Searchable>(c: &mut Criterion, fen: &str, depth: u32) {
 }
 
 fn search_speed(c: &mut Criterion) {
-    speed::<senamukha::Position>(c, senamukha::fen::START, 8);
+    speed::<senamukha::Position>(c, &senamukha::Position::start().fen(), 8);
     speed::<mangala::Position>(c, "6,6,6,6,6,6/6,6,6,6,6,6 S 0 0", 12);
     speed::<mentula::Position>(c, "YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM w 0 1", 5);
 }

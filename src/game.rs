@@ -1,5 +1,18 @@
 //! What every game offers the rest of the engine.
 //!
+//! ```
+//! use ludus::game::{Game, MoveError, PositionFault};
+//! use ludus::games::senamukha::Position;
+//!
+//! let mut position = Position::start();
+//! let mv = position.parse_move("Na3-b5").unwrap();
+//! position.play(mv);
+//! assert_eq!(position.to_move(), 1); // black
+//! assert!(matches!(position.parse_move("Na3-b5"), Err(MoveError::Illegal { .. })));
+//! let refused = Position::from_fen("11/11/11/11/11/11/11/11/11/11/10K w").unwrap_err();
+//! assert_eq!(refused.fault, PositionFault::Impossible); // black has no king
+//! ```
+//!
 //! Each game (Sena-Mukha, Mentula, Mangala II) has one position type that implements
 //! [`Game`]. The protocol, perft, record replay and (later) the searches only talk to
 //! this trait, so a rule never leaks out of its game's folder.
@@ -470,7 +483,7 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// Perft: the leaves of the legal move tree `depth` plies deep. Games may override
     /// the generic walk with a faster one of their own.
     fn perft(&mut self, depth: u32) -> u64 {
-        crate::perft::walk_tree(self, depth)
+        walk_tree(self, depth)
     }
     /// Plays a legal move.
     fn play(&mut self, mv: Self::Move);
@@ -519,6 +532,31 @@ pub trait Game: Clone + fmt::Debug + Sized {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|&(_, notation)| notation)
     }
+}
+
+/// The generic perft: play and undo every move, the last ply counted in bulk.
+pub fn walk_tree<G: Game>(position: &mut G, depth: u32) -> u64 {
+    // One move list per level, allocated once for the whole walk.
+    let mut lists: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    walk(position, depth, &mut lists)
+}
+
+fn walk<G: Game>(position: &mut G, depth: u32, lists: &mut [Vec<G::Move>]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return position.count_legal_moves();
+    }
+    let (list, deeper) = lists.split_first_mut().expect("one list per level");
+    position.legal_moves(list);
+    let mut nodes = 0;
+    for &mv in list.iter() {
+        position.play(mv);
+        nodes += walk(position, depth - 1, deeper);
+        position.undo();
+    }
+    nodes
 }
 
 /// What the games' tests share.

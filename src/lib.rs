@@ -1,14 +1,31 @@
 //! ludus: an engine for Sena-Mukha, Mentula and Mangala II.
 //!
+//! ```
+//! use ludus::game::Game;
+//! use ludus::games::mangala::Position;
+//!
+//! let mut position = Position::start();
+//! let mv = position.parse_move("F").unwrap(); // South sows its pit F
+//! position.play(mv);
+//! assert_eq!(position.fen(), "6,6,6,6,6,0/7,7,7,7,7,7 N 0 0"); // six for North
+//! ```
+//!
+//! - [`game`]: what every game offers ([`game::Game`]) and the types they share;
+//! - [`games`]: the games, one folder each, and the registry that lists them;
+//! - [`search`]: the searches, which know no game;
+//! - [`perft`], [`record`]: counting move trees, reading and writing game records;
+//! - [`protocol`]: the native protocol and the UCI, UGI and CECP dialects;
+//! - [`tournament`]: `ludus match`; [`bench`]: the fixed-depth benchmark.
+//!
 //! The rules of each game live in `games/<game>/`; everything else talks to them
-//! through the [`game::Game`] trait.
+//! through the [`game::Game`] trait and takes the games from [`games`].
 
 pub mod bench;
-pub mod board_text;
 pub mod game;
 pub mod games;
 pub mod perft;
 pub mod protocol;
 pub mod record;
 pub mod search;
+mod square_board;
 pub mod tournament;

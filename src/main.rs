@@ -125,7 +125,7 @@ enum Command {
         #[arg(long)]
         nodes: Option<u64>,
         /// Transposition table size in MiB (1 to 16384, as the protocol's Hash).
-        #[arg(long, default_value_t = 64, value_parser = ludus::protocol::worker::parse_hash)]
+        #[arg(long, default_value_t = 64, value_parser = ludus::protocol::parse_hash)]
         hash: usize,
         /// An engine option, as name=value (repeatable): Mentula's Algorithm
         /// (brs, paranoid, mcts), Mangala II's Endgame Counters.
@@ -165,7 +165,7 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        ludus::protocol::daemon::serve(std::io::stdin(), std::io::stdout());
+        ludus::protocol::serve(std::io::stdin(), std::io::stdout());
         return ExitCode::SUCCESS;
     };
     if !matches!(command, Command::Match(_)) {
@@ -176,8 +176,11 @@ fn main() -> ExitCode {
         skip_origin,
     } = command
     {
-        return match run_endgame(counters as usize, skip_origin) {
-            Ok(()) => ExitCode::SUCCESS,
+        return match games::endgame_report(counters as usize, skip_origin) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
             Err(message) => {
                 eprintln!("ludus: {message}");
                 ExitCode::FAILURE
@@ -301,7 +304,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
 }
 
 fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
-    use ludus::tournament::{self, engine::EngineSpec, referee, stats::Sprt};
+    use ludus::tournament::{self, EngineSpec, Settings, Sprt, TimeControl};
     let engines = args
         .engines
         .iter()
@@ -309,10 +312,10 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
         .map(|(i, text)| EngineSpec::parse(text, i))
         .collect::<Result<Vec<_>, _>>()?;
     let time_control = match (&args.tc, args.movetime, args.depth, args.nodes) {
-        (Some(tc), ..) => referee::TimeControl::parse_clock(tc)?,
-        (_, Some(ms), ..) => referee::TimeControl::MoveTime(Duration::from_millis(ms)),
-        (_, _, Some(d), _) => referee::TimeControl::Depth(d),
-        (_, _, _, Some(n)) => referee::TimeControl::Nodes(n),
+        (Some(tc), ..) => TimeControl::parse_clock(tc)?,
+        (_, Some(ms), ..) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        (_, _, Some(d), _) => TimeControl::Depth(d),
+        (_, _, _, Some(n)) => TimeControl::Nodes(n),
         _ => return Err("a match needs --tc, --movetime, --depth or --nodes".into()),
     };
     let openings = match &args.openings {
@@ -335,7 +338,7 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
     let players = G::PLAYERS.len();
     let config = tournament::MatchConfig {
         engines,
-        settings: referee::Settings {
+        settings: Settings {
             time_control,
             margin: Duration::from_millis(args.margin),
             stall: Duration::from_millis(args.timeout),
@@ -351,31 +354,6 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
         state: args.state,
     };
     tournament::run::<G>(config, &mut std::io::stdout()).map(|_| ())
-}
-
-fn run_endgame(counters: usize, skip_origin: bool) -> Result<(), String> {
-    let start = Instant::now();
-    let table = games::mangala::endgame::Table::build(counters, skip_origin, 2)?;
-    let elapsed = start.elapsed();
-    let stats = table.statistics();
-    println!("counters  positions      exact   exact%  sweeps  seconds   MiB");
-    // Odd counts never occur in play and are not built (mangala.md).
-    for n in (2..stats.positions.len()).step_by(2) {
-        let (positions, exact) = (stats.positions[n], stats.exact[n]);
-        println!(
-            "{n:>8} {positions:>10} {exact:>10} {:>7.2}% {:>7} {:>8.2} {:>5}",
-            100.0 * exact as f64 / positions.max(1) as f64,
-            stats.sweeps[n],
-            stats.seconds[n],
-            table.memory_bytes_up_to(n) >> 20
-        );
-    }
-    println!(
-        "built in {:.2} s, {} MiB",
-        elapsed.as_secs_f64(),
-        table.memory_bytes_up_to(counters) >> 20
-    );
-    Ok(())
 }
 
 fn set_up<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> Result<G, String> {

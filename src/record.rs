@@ -16,6 +16,16 @@
 //! game on the spot, `=` that it draws. Once the game is over (or a result is written)
 //! the rest is commentary: free prose, in which parenthesised text that starts with a
 //! move number is a variation replacing the last move played.
+//!
+//! ```
+//! use ludus::game::Game;
+//! use ludus::games::senamukha::{Notation, Position};
+//!
+//! let replay = ludus::record::replay(Position::start(), "1. Na3–b5 Na9–b7").unwrap();
+//! assert_eq!(replay.moves.len(), 2);
+//! let written = ludus::record::write(&Position::start(), &replay.moves, None, Notation::Long);
+//! assert_eq!(written, "1. Na3–b5 Na9–b7\n");
+//! ```
 
 use nom::{
     IResult, Parser,

@@ -279,7 +279,7 @@ fn node_limits_and_the_stop_flag_end_a_search_with_a_move() {
     assert!(result.info.nodes < 20_000 + 1_000, "{}", result.info.nodes);
     assert_eq!(
         position.fen(),
-        senamukha::fen::START,
+        senamukha::Position::start().fen(),
         "the position is given back"
     );
 
@@ -299,5 +299,5 @@ fn node_limits_and_the_stop_flag_end_a_search_with_a_move() {
     let result = senamukha::Position::think(&mut engine, &mut position, &limits, &mut |_| {});
     stopper.join().unwrap();
     assert!(result.best_move.is_some());
-    assert_eq!(position.fen(), senamukha::fen::START);
+    assert_eq!(position.fen(), senamukha::Position::start().fen());
 }

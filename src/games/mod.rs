@@ -44,6 +44,25 @@ pub const NAMES: &[&str] = &[
 /// The game a session or command starts with.
 pub const DEFAULT: &str = NAMES[0];
 
+/// `ludus endgame`: builds the endgame tables of the game that has them (Mangala II),
+/// for positions of up to `counters` counters, and reports on them.
+pub fn endgame_report(counters: usize, skip_origin: bool) -> Result<String, String> {
+    mangala::endgame::report(counters, skip_origin)
+}
+
+/// How front ends present the game called `name` (case-insensitive); `None` for a
+/// name that is no game.
+pub fn descriptor(name: &str) -> Option<crate::game::Descriptor> {
+    struct Describe;
+    impl Visitor for Describe {
+        type Output = crate::game::Descriptor;
+        fn visit<G: Play>(self) -> crate::game::Descriptor {
+            G::DESCRIPTOR
+        }
+    }
+    visit(name, Describe)
+}
+
 /// Work to do with one game's types, whichever the game (see [`visit`]).
 pub trait Visitor {
     type Output;

@@ -9,11 +9,12 @@
 use std::io::{Read, Write};
 use std::time::Duration;
 
+use super::Dialect;
 use super::cecp;
 use super::request::{self, Request};
 use super::session::{self, Flow, Kind};
 use super::table::Table;
-use super::uci::{self, Dialect};
+use super::uci;
 use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
     WorkKind, Worker, Writer, new_table, parse_hash, parse_move_overhead, spawn_reader,

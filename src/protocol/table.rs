@@ -92,7 +92,6 @@ pub trait Table: Send {
     /// How front ends present the game.
     fn descriptor(&self) -> Descriptor;
     fn players(&self) -> &'static [&'static str];
-    fn notations(&self) -> Vec<&'static str>;
     fn rule_options(&self) -> &'static [RuleOption];
     /// Back to the start position, with the search's tables cleared.
     fn new_game(&mut self);
@@ -208,9 +207,6 @@ where
     }
     fn players(&self) -> &'static [&'static str] {
         G::PLAYERS
-    }
-    fn notations(&self) -> Vec<&'static str> {
-        G::NOTATIONS.iter().map(|(n, _)| *n).collect()
     }
     fn rule_options(&self) -> &'static [RuleOption] {
         G::RULE_OPTIONS

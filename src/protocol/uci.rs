@@ -11,6 +11,7 @@
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
+use super::Dialect;
 use super::request::{option_setting, position_setup, words};
 use super::session::{self, Flow, Kind};
 use super::worker::{
@@ -19,28 +20,6 @@ use super::worker::{
 };
 use crate::game::quoted;
 use crate::search::{Clock, Info, Limits};
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Dialect {
-    Uci,
-    Ugi,
-}
-
-impl Dialect {
-    fn name(self) -> &'static str {
-        match self {
-            Dialect::Uci => "uci",
-            Dialect::Ugi => "ugi",
-        }
-    }
-    /// The name of the option that chooses the game.
-    fn variant_option(self) -> &'static str {
-        match self {
-            Dialect::Uci => "UCI_Variant",
-            Dialect::Ugi => "UGI_Variant",
-        }
-    }
-}
 
 /// The `go` words followed by a number.
 const GO_NUMBERS: &[&str] = &[
@@ -102,7 +81,7 @@ impl Session {
         out.line("id author the ludus developers");
         out.line(&format!(
             "option name {} type combo default {} var {}",
-            self.dialect.variant_option(),
+            self.dialect.variant_option().expect("a UCI dialect"),
             self.game,
             self.games.join(" var ")
         ));

@@ -160,7 +160,7 @@ pub fn games_served(serves: impl Fn(&Descriptor) -> bool) -> Vec<&'static str> {
     games::NAMES
         .iter()
         .copied()
-        .filter(|name| new_table(name, 1).is_some_and(|t| serves(&t.descriptor())))
+        .filter(|name| games::descriptor(name).is_some_and(|d| serves(&d)))
         .collect()
 }
 
@@ -238,11 +238,6 @@ impl Worker {
     /// Whether work runs.
     pub fn busy(&mut self) -> bool {
         self.running().is_some()
-    }
-
-    /// Whether a search started by `go` runs.
-    pub fn searching(&mut self) -> bool {
-        self.running() == Some(WorkKind::Search)
     }
 
     /// Whether the running work ends only on `stop`.

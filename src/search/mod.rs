@@ -1,11 +1,27 @@
 //! Searches: alpha-beta for the two-player games, Best-Reply and paranoid search for
-//! Mentula, and what they share (limits, the stop flag, reports).
+//! Mentula, and what they share (limits, the stop flag, reports). The searches know no
+//! game: each game implements [`Searchable`] (its evaluation and move ordering) in its
+//! own folder.
+//!
+//! ```
+//! use ludus::game::Game;
+//! use ludus::games::senamukha::Position;
+//! use ludus::search::{Limits, Searchable};
+//!
+//! let mut engine = Position::engine(16); // a 16 MiB hash table
+//! let mut position = Position::start();
+//! let limits = Limits { depth: Some(3), ..Limits::default() };
+//! let result = Position::think(&mut engine, &mut position, &limits, &mut |_| {});
+//! assert_eq!(result.info.depth, 3);
+//! assert!(position.parse_move(&position.format_move(result.best_move.unwrap(),
+//!     Position::NOTATIONS[0].1)).is_ok());
+//! ```
 
-pub mod limits;
-pub mod mcts;
+mod limits;
+pub(crate) mod mcts;
 pub mod multi_player;
-pub mod tt;
-pub mod two_player;
+mod tt;
+pub(crate) mod two_player;
 
 pub use limits::{Budget, Clock, Limits};
 pub use tt::MemoryError;

@@ -15,14 +15,7 @@ use nom::{
 };
 use serde::{Deserialize, Serialize};
 
-/// The dialect an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    Native,
-    Uci,
-    Ugi,
-}
+use crate::protocol::Dialect;
 
 /// One `--engine` argument: `CMD ...`, or `key=value` settings: `cmd=...`,
 /// `name=...`, `proto=native|uci|ugi`, `option.<Name>=<value>`, and `depth=N` or
@@ -173,12 +166,10 @@ impl std::fmt::Display for Failure {
 
 /// A search request: the position and the limits.
 pub struct Go<'a> {
-    pub game: &'static str,
     /// The players' names in the game, in turn order.
     pub players: &'static [&'static str],
     pub start: &'a str,
     pub moves: &'a [String],
-    pub mover: usize,
     /// Per player, in turn order: remaining time and increment, when a clock runs.
     pub clocks: Option<(Vec<Duration>, Vec<Duration>)>,
     pub moves_to_go: Option<u32>,
@@ -323,20 +314,12 @@ impl Engine {
                         self.ask_native(&format!("setoption name {name} value {value}"), timeout)?;
                     }
                 }
-                Dialect::Uci | Dialect::Ugi => {
-                    let hello = if self.spec.dialect == Dialect::Uci {
-                        "uci"
-                    } else {
-                        "ugi"
-                    };
+                dialect @ (Dialect::Uci | Dialect::Ugi) => {
+                    let hello = dialect.name();
                     self.send(hello)?;
                     let ok = format!("{hello}ok");
                     self.until(deadline, &ok, |l| l == ok)?;
-                    let variant = if self.spec.dialect == Dialect::Uci {
-                        "UCI_Variant"
-                    } else {
-                        "UGI_Variant"
-                    };
+                    let variant = dialect.variant_option().expect("a UCI dialect");
                     self.send(&format!("setoption name {variant} value {game}"))?;
                     for (name, value) in &options {
                         self.send(&format!("setoption name {name} value {value}"))?;
@@ -346,14 +329,9 @@ impl Engine {
             self.game = Some(game);
         }
         match self.spec.dialect {
-            Dialect::Native => self.ask_native("newgame", timeout),
-            Dialect::Uci | Dialect::Ugi => {
-                let new = if self.spec.dialect == Dialect::Uci {
-                    "ucinewgame"
-                } else {
-                    "uginewgame"
-                };
-                self.send(new)?;
+            Dialect::Native => self.ask_native(Dialect::Native.new_game(), timeout),
+            dialect @ (Dialect::Uci | Dialect::Ugi) => {
+                self.send(dialect.new_game())?;
                 self.send("isready")?;
                 self.until(deadline, "readyok", |l| l == "readyok")?;
                 Ok(())

@@ -11,9 +11,13 @@
 //! failure. Every finished game is appended to the state file (if any), so an
 //! interrupted match resumes where it stopped.
 
-pub mod engine;
-pub mod referee;
-pub mod stats;
+mod engine;
+mod referee;
+mod stats;
+
+pub use engine::EngineSpec;
+pub use referee::{Settings, TimeControl};
+pub use stats::Sprt;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -24,9 +28,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
 use crate::record;
-use engine::{Engine, EngineSpec};
-use referee::{Ending, Settings};
-use stats::{Sprt, Standing, Tally, Verdict, places};
+use engine::Engine;
+use referee::Ending;
+use stats::{Standing, Tally, Verdict, places};
 
 /// Everything a match is made of.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -250,12 +254,22 @@ pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> Stri
         .expect("openings were checked");
     let mut position = start.clone();
     let mut moves = Vec::new();
-    for text in &summary.moves {
-        let Ok(mv) = position.parse_move(text) else {
-            break;
-        };
-        position.play(mv);
-        moves.push(mv);
+    // The moves were legal when played, so only an edited or foreign state file can
+    // hold one that does not read: the record then says where and why it stops.
+    let mut unreadable = None;
+    for (i, text) in summary.moves.iter().enumerate() {
+        match position.parse_move(text) {
+            Ok(mv) => {
+                position.play(mv);
+                moves.push(mv);
+            }
+            Err(e) => {
+                let why = format!("the record stops at move {} ({e})", i + 1);
+                log::error!("game {}: {why}", summary.index + 1);
+                unreadable = Some(why);
+                break;
+            }
+        }
     }
     let two = summary.seats.len() == 2;
     let result = if two { two_player_result(summary) } else { "*" };
@@ -289,6 +303,9 @@ pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> Stri
     let mut text = record::write(&start, &moves, None, notation);
     let text_end = text.trim_end().len();
     text.truncate(text_end);
+    if let Some(why) = unreadable {
+        text.push_str(&format!(" {{{}}}", why.replace('}', ")")));
+    }
     let ended_by_rules = summary.ending == "rules";
     if !ended_by_rules {
         text.push_str(&format!(
@@ -694,6 +711,47 @@ mod tests {
             engines.sort();
             assert_eq!(engines, vec![0, 1, 2, 3]);
         }
+    }
+
+    #[test]
+    fn a_record_says_where_it_stops_at_a_move_it_cannot_read() {
+        use crate::games::mangala;
+        let config = MatchConfig {
+            engines: vec![
+                EngineSpec::parse("a", 0).unwrap(),
+                EngineSpec::parse("b", 1).unwrap(),
+            ],
+            settings: Settings {
+                time_control: TimeControl::Depth(1),
+                margin: std::time::Duration::ZERO,
+                stall: std::time::Duration::ZERO,
+                max_plies: 100,
+            },
+            games: 1,
+            openings: vec!["startpos".to_string()],
+            concurrency: 1,
+            sprt: None,
+            rules: Vec::new(),
+            records: None,
+            summary: None,
+            state: None,
+        };
+        let summary = GameSummary {
+            index: 0,
+            opening: 0,
+            seats: vec![0, 1],
+            moves: vec!["F".into(), "z".into(), "A".into()],
+            ending: "move limit".into(),
+            reason: "the match's move limit".into(),
+            forfeit: None,
+            scores: None,
+            places: vec![1.5, 1.5],
+        };
+        let record = game_record::<mangala::Position>(&summary, &config);
+        assert!(
+            record.contains("1. F {the record stops at move 2 (unreadable move: z"),
+            "{record}"
+        );
     }
 
     #[test]

@@ -142,11 +142,9 @@ pub fn play<G: Game>(
         }
         let seat = position.to_move();
         let mut go = Go {
-            game: G::NAME,
             players: G::PLAYERS,
             start: &start_text,
             moves: &moves,
-            mover: seat,
             clocks: None,
             moves_to_go: None,
             movetime: None,

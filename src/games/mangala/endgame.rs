@@ -556,6 +556,34 @@ fn next_composition(pits: &mut [u8; PITS]) {
     pits[PITS - 1] = tail - 1;
 }
 
+/// Builds the tables for positions of up to `counters` counters and reports, per
+/// counters on the board, the positions, how many have an exact value, the sweeps,
+/// the time and the memory taken (`ludus endgame`).
+pub fn report(counters: usize, skip_origin: bool) -> Result<String, String> {
+    let start = std::time::Instant::now();
+    let table = Table::build(counters, skip_origin, 2)?;
+    let elapsed = start.elapsed();
+    let stats = table.statistics();
+    let mut out = String::from("counters  positions      exact   exact%  sweeps  seconds   MiB\n");
+    // Odd counts never occur in play and are not built (mangala.md).
+    for n in (2..stats.positions.len()).step_by(2) {
+        let (positions, exact) = (stats.positions[n], stats.exact[n]);
+        out.push_str(&format!(
+            "{n:>8} {positions:>10} {exact:>10} {:>7.2}% {:>7} {:>8.2} {:>5}\n",
+            100.0 * exact as f64 / positions.max(1) as f64,
+            stats.sweeps[n],
+            stats.seconds[n],
+            table.memory_bytes_up_to(n) >> 20
+        ));
+    }
+    out.push_str(&format!(
+        "built in {:.2} s, {} MiB\n",
+        elapsed.as_secs_f64(),
+        table.memory_bytes_up_to(counters) >> 20
+    ));
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@ use super::endgame::{self, Table};
 use super::eval::{margin_bounds, proven_value};
 use super::position::{Move, PITS, Position};
 use crate::game::{Game, OptionError};
-use crate::search::limits::Budget;
+use crate::search::Budget;
 use crate::search::two_player::Searcher;
 use crate::search::{
     EngineOption, Info, Limits, MemoryError, Score, SearchResult, Searchable, Value,

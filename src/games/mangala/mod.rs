@@ -7,14 +7,14 @@
 //! - `text`: the position string and the move notations.
 
 pub mod endgame;
-pub mod engine;
-pub mod eval;
-pub mod position;
+mod engine;
+mod eval;
+mod position;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]
 mod tests;
-pub mod text;
+mod text;
 
 pub use position::{BOARD_EMPTY, Move, PLY_LIMIT, Position, REPETITION, Rules};
 pub use text::Notation;

@@ -221,7 +221,7 @@ fn perft_agrees_with_the_simple_implementation() {
     assert_eq!(crate::perft::perft(&mut Position::start(), 1), 6);
     // The copying walk and the generic play-and-undo walk agree.
     let mut p = Position::start();
-    assert_eq!(crate::perft::walk_tree(&mut p, 7), Position::perft(&p, 7));
+    assert_eq!(crate::game::walk_tree(&mut p, 7), Position::perft(&p, 7));
     assert_eq!(crate::perft::perft(&mut p, 8), 1_106_575);
 }
 

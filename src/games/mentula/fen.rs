@@ -23,8 +23,8 @@ use super::board::{
     Bitboard, LETTERS, NAMES, PLAYERS, SIZE, Square, Squares, TITLES, TO_MOVE_LETTERS,
 };
 use super::position::Position;
-use crate::board_text::{read_board, read_counter, write_board};
 use crate::game::PositionError;
+use crate::square_board::{read_board, read_counter, write_board};
 
 /// The usual start.
 pub const START: &str = "YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM w 0 1";
@@ -105,7 +105,7 @@ fn validate(
             )));
         }
         let mut by_colour: [Option<Square>; 4] = [None; 4];
-        for sq in Squares(own) {
+        for sq in Squares::new(own) {
             if let Some(other) = by_colour[sq.colour()] {
                 return Err(PositionError::impossible(format!(
                     "{} has two pieces on one colour ({other} and {sq})",
@@ -237,6 +237,7 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
 }
 
 /// Prints the seed's list form: every player with pieces, and the player to move.
+#[cfg(test)]
 pub fn format_list(position: &Position) -> String {
     let mut parts = Vec::new();
     for (player, title) in TITLES.iter().enumerate() {
@@ -250,7 +251,7 @@ pub fn format_list(position: &Position) -> String {
             ""
         };
         // The seed lists squares file by file: a1, a2, b1, b2.
-        let mut sorted: Vec<Square> = Squares(own).collect();
+        let mut sorted: Vec<Square> = Squares::new(own).collect();
         sorted.sort_by_key(|s| (s.file(), s.rank()));
         let squares: Vec<String> = sorted.iter().map(|s| s.to_string()).collect();
         let squares = if squares.is_empty() {

@@ -33,7 +33,7 @@ static JUMPS: [[u8; SQUARES]; SQUARES] = {
 #[inline(always)]
 pub fn jump(start: Square, pivot: Square) -> Option<Square> {
     let target = JUMPS[start.index()][pivot.index()];
-    (target != OFF_BOARD).then_some(Square(target))
+    (target != OFF_BOARD).then_some(Square::at(target))
 }
 
 #[cfg(test)]
@@ -59,9 +59,9 @@ mod tests {
     fn a_jump_keeps_the_colour_and_can_be_undone() {
         for s in 0..SQUARES as u8 {
             for p in 0..SQUARES as u8 {
-                if let Some(t) = jump(Square(s), Square(p)) {
-                    assert_eq!(t.colour(), Square(s).colour());
-                    assert_eq!(jump(t, Square(p)), Some(Square(s)));
+                if let Some(t) = jump(Square::at(s), Square::at(p)) {
+                    assert_eq!(t.colour(), Square::at(s).colour());
+                    assert_eq!(jump(t, Square::at(p)), Some(Square::at(s)));
                 }
             }
         }

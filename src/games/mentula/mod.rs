@@ -9,12 +9,12 @@
 //! - `fen`: the FEN-like and list forms of positions;
 //! - `notation`: full, short and compact move text.
 
-pub mod board;
-pub mod eval;
-pub mod fen;
-pub mod geometry;
-pub mod notation;
-pub mod position;
+mod board;
+mod eval;
+mod fen;
+mod geometry;
+mod notation;
+mod position;
 pub mod reach;
 #[cfg(test)]
 mod reference;
@@ -129,22 +129,17 @@ impl Game for Position {
         Position::parse_move(self, text)
     }
     fn diagram(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..board::SIZE).rev() {
-            out.push_str(&format!("{} ", rank + 1));
-            for file in 0..board::SIZE {
-                let sq = board::Square::new(file, rank);
-                out.push(' ');
-                out.push(self.owner(sq).map_or('.', |p| board::LETTERS[p]));
-            }
-            out.push('\n');
-        }
-        out.push_str("   a b c d e f g h\n");
-        out.push_str(&format!(
-            "W white, Y yellow, R red, M magenta; {} to move",
-            board::NAMES[Position::to_move(self)]
-        ));
-        out
+        crate::square_board::diagram(
+            board::SIZE,
+            |file, rank| {
+                self.owner(board::Square::new(file, rank))
+                    .map(|p| board::LETTERS[p])
+            },
+            &format!(
+                "W white, Y yellow, R red, M magenta; {} to move",
+                board::NAMES[Position::to_move(self)]
+            ),
+        )
     }
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {

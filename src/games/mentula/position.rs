@@ -189,7 +189,7 @@ impl Position {
     pub fn hash_from_scratch(&self) -> u64 {
         let mut h = ZOBRIST.to_move[self.to_move];
         for p in 0..PLAYERS {
-            for sq in Squares(self.men[p]) {
+            for sq in Squares::new(self.men[p]) {
                 h ^= ZOBRIST.men[p][sq.index()];
             }
         }
@@ -200,8 +200,8 @@ impl Position {
     #[inline]
     fn for_each_move(&self, player: usize, mut visit: impl FnMut(Move)) {
         let own = self.men[player];
-        for from in Squares(own) {
-            for pivot in Squares(own & !from.bit()) {
+        for from in Squares::new(own) {
+            for pivot in Squares::new(own & !from.bit()) {
                 if let Some(to) = jump(from, pivot)
                     && own & to.bit() == 0
                 {
@@ -232,8 +232,8 @@ impl Position {
     /// Whether `player` has a legal move; a player without one is in statura.
     pub fn can_move(&self, player: usize) -> bool {
         let own = self.men[player];
-        Squares(own).any(|from| {
-            Squares(own & !from.bit())
+        Squares::new(own).any(|from| {
+            Squares::new(own & !from.bit())
                 .any(|pivot| jump(from, pivot).is_some_and(|to| own & to.bit() == 0))
         })
     }

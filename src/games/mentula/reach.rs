@@ -22,7 +22,7 @@ const CONFIGURATIONS: usize = BASE * BASE * BASE * BASE;
 #[inline]
 fn configuration(men: Bitboard) -> usize {
     let mut digits = [ABSENT; 4];
-    for sq in Squares(men) {
+    for sq in Squares::new(men) {
         digits[sq.colour()] = sq.index_in_colour();
     }
     digits[0] + BASE * (digits[1] + BASE * (digits[2] + BASE * digits[3]))

@@ -33,7 +33,11 @@ impl Board {
                 if self.owners[t] == Some(player) {
                     continue;
                 }
-                out.push((Square(s as u8), Square(p as u8), Square(t as u8)));
+                out.push((
+                    Square::at(s as u8),
+                    Square::at(p as u8),
+                    Square::at(t as u8),
+                ));
             }
         }
         out

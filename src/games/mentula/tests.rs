@@ -16,7 +16,7 @@ fn sq(name: &str) -> Square {
 fn board_of(position: &Position) -> Board {
     let mut owners = [None; 64];
     for (i, owner) in owners.iter_mut().enumerate() {
-        *owner = position.owner(Square(i as u8));
+        *owner = position.owner(Square::at(i as u8));
     }
     Board {
         owners,

@@ -193,7 +193,7 @@ mod tests {
     }
 
     fn names(b: Bitboard) -> Vec<String> {
-        Squares(b).map(|s| s.to_string()).collect()
+        Squares::new(b).map(|s| s.to_string()).collect()
     }
 
     #[test]
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn knight_table_and_knight_set_agree_on_every_square() {
         for s in 0..SQUARES {
-            let s = Square(s as u8);
+            let s = Square::at(s as u8);
             assert_eq!(KNIGHT[s.index()], knight_set(s.bit()), "{s}");
         }
     }
@@ -218,7 +218,7 @@ mod tests {
     fn rook_stops_at_blockers_in_all_four_directions() {
         let occ = sq("f9").bit() | sq("f2").bit() | sq("b6").bit() | sq("k6").bit();
         let mut rot = 0;
-        for s in Squares(occ) {
+        for s in Squares::new(occ) {
             rot |= rotated_bit(s);
         }
         let att = rook(sq("f6"), occ, rot);

@@ -4,8 +4,6 @@
 //! `u128` holds one bit per square with 7 bits to spare. The spare bits are kept
 //! zero: every shift toward higher ranks is masked with [`FULL`].
 
-use std::fmt;
-
 /// Board width and height.
 pub const SIZE: usize = 11;
 /// Number of squares.
@@ -49,68 +47,17 @@ pub const FILE_K: Bitboard = file_mask(SIZE - 1);
 pub const NOT_FILE_A: Bitboard = FULL & !FILE_A;
 pub const NOT_FILE_K: Bitboard = FULL & !FILE_K;
 
-/// A square, 0..121.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(pub u8);
+/// A square, 0..121 (see [`crate::square_board::Square`]).
+pub type Square = crate::square_board::Square<SIZE>;
 
 impl Square {
-    pub const fn new(file: usize, rank: usize) -> Square {
-        Square((rank * SIZE + file) as u8)
-    }
-    /// File index, 0 = a.
-    pub const fn file(self) -> usize {
-        self.0 as usize % SIZE
-    }
-    /// Rank index, 0 = rank 1.
-    pub const fn rank(self) -> usize {
-        self.0 as usize / SIZE
-    }
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
     pub const fn bit(self) -> Bitboard {
         1u128 << self.0
-    }
-    /// The square whose name is `file` letter and 1-based `rank`, if on the board.
-    pub fn from_coords(file: char, rank: u32) -> Option<Square> {
-        let f = (file as u32).wrapping_sub('a' as u32) as usize;
-        let r = (rank as usize).wrapping_sub(1);
-        (f < SIZE && r < SIZE).then(|| Square::new(f, r))
-    }
-}
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file() as u8) as char,
-            self.rank() + 1
-        )
-    }
-}
-
-impl fmt::Debug for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
     }
 }
 
 /// Iterates over the squares of a bitboard, lowest first.
-pub struct Squares(pub Bitboard);
-
-impl Iterator for Squares {
-    type Item = Square;
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Square(sq))
-    }
-}
+pub type Squares = crate::square_board::Squares<Bitboard, SIZE>;
 
 /// The two sides.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -139,7 +139,7 @@ fn side_terms(position: &Position, us: Color) -> SideTerms {
     let mut officers = 0;
     // Knights: placement, and the squares they control together.
     let knights = position.men(us, Kind::Knight);
-    for sq in Squares(knights) {
+    for sq in Squares::new(knights) {
         score += placed[Kind::Knight.index()][sq.index()];
     }
     officers += w.material[Kind::Knight.index()] * knights.count_ones() as Value;
@@ -148,7 +148,7 @@ fn side_terms(position: &Position, us: Color) -> SideTerms {
     score += w.mobility[Kind::Knight.index()] * (knight_reach & !own).count_ones() as Value;
     for kind in [Kind::Elephant, Kind::Rook] {
         let k = kind.index();
-        for sq in Squares(position.men(us, kind)) {
+        for sq in Squares::new(position.men(us, kind)) {
             officers += w.material[k];
             score += placed[k][sq.index()];
             let reach = if kind == Kind::Elephant {
@@ -162,7 +162,7 @@ fn side_terms(position: &Position, us: Color) -> SideTerms {
     }
     // Pawn structure in bulk: files filled up and down the board.
     let their_pawns = position.men(them, Kind::Pawn);
-    for sq in Squares(pawns) {
+    for sq in Squares::new(pawns) {
         score += placed[0][sq.index()];
     }
     let behind_fill: fn(Bitboard) -> Bitboard = match us {
@@ -173,7 +173,7 @@ fn side_terms(position: &Position, us: Color) -> SideTerms {
     // Squares behind an enemy pawn's file or capture squares: a pawn there meets an
     // enemy pawn on its way; a pawn elsewhere is passed.
     let contested = behind_fill(pawn_step_back(us, enemy_front));
-    for sq in Squares(pawns & !contested) {
+    for sq in Squares::new(pawns & !contested) {
         score += w.passed[to_go(us, sq)];
     }
     let own_files = north_fill(pawns) | south_fill(pawns);

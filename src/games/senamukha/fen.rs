@@ -8,8 +8,8 @@
 
 use super::board::{Color, Kind, Piece, SIZE, Square};
 use super::position::Position;
-use crate::board_text::{read_board, read_counter, write_board};
 use crate::game::PositionError;
+use crate::square_board::{read_board, read_counter, write_board};
 
 /// The start position.
 pub const START: &str = "3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/NRNENKNENRN/3PPPPP3/3NRNEN3 w - - 0 1";

@@ -8,12 +8,12 @@
 //! - `notation`: coordinate, long (the seed's) and SAN move text.
 
 mod attacks;
-pub mod board;
-pub mod eval;
-pub mod fen;
+mod board;
+mod eval;
+mod fen;
 mod movegen;
-pub mod notation;
-pub mod position;
+mod notation;
+mod position;
 #[cfg(test)]
 mod reference;
 
@@ -121,24 +121,17 @@ impl Game for Position {
         Position::parse_move(self, text)
     }
     fn diagram(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..board::SIZE).rev() {
-            out.push_str(&format!("{:>2} ", rank + 1));
-            for file in 0..board::SIZE {
-                let c = self
-                    .piece_at(Square::new(file, rank))
-                    .map_or('.', Piece::fen_letter);
-                out.push(' ');
-                out.push(c);
-            }
-            out.push('\n');
-        }
-        out.push_str("    a b c d e f g h i j k\n");
-        out.push_str(&format!(
-            "White: upper case, Black: lower case; {} to move",
-            self.side_to_move().name()
-        ));
-        out
+        crate::square_board::diagram(
+            board::SIZE,
+            |file, rank| {
+                self.piece_at(Square::new(file, rank))
+                    .map(Piece::fen_letter)
+            },
+            &format!(
+                "White: upper case, Black: lower case; {} to move",
+                self.side_to_move().name()
+            ),
+        )
     }
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {

@@ -47,14 +47,14 @@ pub(super) struct Lister<'a>(pub &'a mut Vec<Move>);
 impl Sink for Lister<'_> {
     #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard) {
-        for to in Squares(targets) {
+        for to in Squares::new(targets) {
             self.0.push(Move::new(from, to, None));
         }
     }
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, delta: i32, promotion_rank: Bitboard) {
-        for to in Squares(targets) {
-            let from = Square((to.0 as i32 - delta) as u8);
+        for to in Squares::new(targets) {
+            let from = Square::at((to.0 as i32 - delta) as u8);
             if promotion_rank & to.bit() != 0 {
                 for kind in Kind::PROMOTIONS {
                     self.0.push(Move::new(from, to, Some(kind)));
@@ -122,10 +122,10 @@ impl Position {
         let mut danger = attacks::pawn_set(them, self.men(them, Kind::Pawn))
             | attacks::knight_set(self.men(them, Kind::Knight))
             | attacks::KING[self.king(them).index()];
-        for sq in Squares(self.men(them, Kind::Elephant)) {
+        for sq in Squares::new(self.men(them, Kind::Elephant)) {
             danger |= attacks::ELEPHANT[sq.index()];
         }
-        for sq in Squares(their_rooks) {
+        for sq in Squares::new(their_rooks) {
             danger |= attacks::rook(sq, occ_no_king, rot_no_king);
         }
         sink.piece(king, attacks::KING[king.index()] & !own & !danger & wanted);
@@ -140,7 +140,7 @@ impl Position {
             FULL & !own & wanted
         } else {
             // Only a rook's check can be blocked; an elephant two squares away leaps.
-            let checker = Square(checkers.trailing_zeros() as u8);
+            let checker = Square::at(checkers.trailing_zeros() as u8);
             if checkers & their_rooks != 0 {
                 (checkers | between(king, checker)) & wanted
             } else {
@@ -150,7 +150,7 @@ impl Position {
         let pawn_target_mask = if checkers == 0 {
             FULL & !own & pawn_mask
         } else {
-            let checker = Square(checkers.trailing_zeros() as u8);
+            let checker = Square::at(checkers.trailing_zeros() as u8);
             let block = if checkers & their_rooks != 0 {
                 between(king, checker)
             } else {
@@ -161,14 +161,17 @@ impl Position {
 
         // Pins: an enemy rook on our king's lines with exactly one man between, ours.
         let mut pinned: Bitboard = 0;
-        let mut pin_lines: [(Square, Bitboard); 4] = [(Square(0), 0); 4];
+        let mut pin_lines: [(Square, Bitboard); 4] = [(Square::at(0), 0); 4];
         let mut pin_count = 0;
-        for rook in Squares(their_rooks & rook_lines(king)) {
+        for rook in Squares::new(their_rooks & rook_lines(king)) {
             let line = between(king, rook);
             let blockers = line & occ;
             if blockers.count_ones() == 1 && blockers & own != 0 && pin_count < 4 {
                 pinned |= blockers;
-                pin_lines[pin_count] = (Square(blockers.trailing_zeros() as u8), line | rook.bit());
+                pin_lines[pin_count] = (
+                    Square::at(blockers.trailing_zeros() as u8),
+                    line | rook.bit(),
+                );
                 pin_count += 1;
             }
         }
@@ -179,17 +182,17 @@ impl Position {
                 .map_or(FULL, |&(_, line)| line)
         };
 
-        for sq in Squares(self.men(us, Kind::Knight) & !pinned) {
+        for sq in Squares::new(self.men(us, Kind::Knight) & !pinned) {
             sink.piece(sq, attacks::KNIGHT[sq.index()] & target_mask);
         }
-        for sq in Squares(self.men(us, Kind::Elephant)) {
+        for sq in Squares::new(self.men(us, Kind::Elephant)) {
             let mut targets = attacks::ELEPHANT[sq.index()] & target_mask;
             if pinned & sq.bit() != 0 {
                 targets &= pin_line(sq);
             }
             sink.piece(sq, targets);
         }
-        for sq in Squares(self.men(us, Kind::Rook)) {
+        for sq in Squares::new(self.men(us, Kind::Rook)) {
             let mut targets = attacks::rook(sq, occ, occ_rot) & target_mask;
             if pinned & sq.bit() != 0 {
                 targets &= pin_line(sq);
@@ -212,7 +215,7 @@ impl Position {
             step - 1,
             promo,
         );
-        for sq in Squares(pawns & pinned) {
+        for sq in Squares::new(pawns & pinned) {
             let line = pin_line(sq) & pawn_target_mask;
             let b = sq.bit();
             sink.pawns(forward(us, b) & !occ & line, step, promo);

@@ -49,11 +49,11 @@ impl Move {
     }
     #[inline(always)]
     pub fn from(self) -> Square {
-        Square((self.0 & 127) as u8)
+        Square::at((self.0 & 127) as u8)
     }
     #[inline(always)]
     pub fn to(self) -> Square {
-        Square((self.0 >> 7 & 127) as u8)
+        Square::at((self.0 >> 7 & 127) as u8)
     }
     #[inline(always)]
     pub fn promotion(self) -> Option<Kind> {
@@ -151,7 +151,7 @@ impl Position {
             colors: [0; 2],
             occ_rotated: 0,
             board: [None; SQUARES],
-            kings: [Square(0); 2],
+            kings: [Square::at(0); 2],
             side: Color::White,
             hash: 0,
             halfmove_clock: 0,

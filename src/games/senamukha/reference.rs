@@ -85,7 +85,7 @@ pub fn legal_moves(position: &Position) -> Vec<Move> {
     let us = position.side_to_move();
     let mut pseudo = Vec::new();
     for i in 0..SIZE * SIZE {
-        let from = Square(i as u8);
+        let from = Square::at(i as u8);
         let Some(piece) = position.piece_at(from) else {
             continue;
         };

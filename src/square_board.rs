@@ -1,6 +1,11 @@
-//! The board field of FEN-like position strings, shared by the games that use one:
-//! ranks from the top down separated by `/`, runs of empty squares as numbers (two
-//! digits on boards wider than 9), one letter per man.
+//! What the games on a square board of lettered files and numbered ranks share
+//! (Sena-Mukha's 11x11, Mentula's 8x8): squares and their names, iteration over a
+//! bitboard's squares, the board field of FEN-like position strings and text diagrams.
+//!
+//! The board field: ranks from the top down separated by `/`, runs of empty squares as
+//! numbers (two digits on boards wider than 9), one letter per man.
+
+use std::fmt;
 
 use nom::{
     IResult, Parser,
@@ -11,6 +16,130 @@ use nom::{
 };
 
 use crate::game::PositionError;
+
+/// A square of a `SIZE` x `SIZE` board: index = rank * SIZE + file, so a1 = 0. Each
+/// game names its own `Square<SIZE>` and adds what only it needs (its bitboard's bit,
+/// Mentula's square colours) in its own folder.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square<const SIZE: usize>(pub u8);
+
+impl<const SIZE: usize> Square<SIZE> {
+    /// The square of index `index` (< SIZE * SIZE).
+    #[inline(always)]
+    pub const fn at(index: u8) -> Self {
+        Square(index)
+    }
+    #[inline(always)]
+    pub const fn new(file: usize, rank: usize) -> Self {
+        Square((rank * SIZE + file) as u8)
+    }
+    /// File index, 0 = a.
+    #[inline(always)]
+    pub const fn file(self) -> usize {
+        self.0 as usize % SIZE
+    }
+    /// Rank index, 0 = rank 1.
+    #[inline(always)]
+    pub const fn rank(self) -> usize {
+        self.0 as usize / SIZE
+    }
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// The square whose name is `file` letter and 1-based `rank`, if on the board.
+    pub fn from_coords(file: char, rank: u32) -> Option<Self> {
+        let f = (file as u32).wrapping_sub('a' as u32) as usize;
+        let r = (rank as usize).wrapping_sub(1);
+        (f < SIZE && r < SIZE).then(|| Square::new(f, r))
+    }
+}
+
+impl<const SIZE: usize> fmt::Display for Square<SIZE> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file() as u8) as char,
+            self.rank() + 1
+        )
+    }
+}
+
+impl<const SIZE: usize> fmt::Debug for Square<SIZE> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A bitboard: one bit per square, bit `i` for the square of index `i`.
+pub trait Bits: Copy {
+    /// Takes the lowest set bit off, returning its index; `None` when none is set.
+    fn pop_lowest(&mut self) -> Option<u8>;
+}
+
+macro_rules! bits {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            #[inline(always)]
+            fn pop_lowest(&mut self) -> Option<u8> {
+                if *self == 0 {
+                    return None;
+                }
+                let index = self.trailing_zeros() as u8;
+                *self &= *self - 1;
+                Some(index)
+            }
+        }
+    )*};
+}
+bits!(u64, u128);
+
+/// Iterates over the squares of a bitboard, lowest first.
+pub struct Squares<B, const SIZE: usize>(pub B);
+
+impl<B, const SIZE: usize> Squares<B, SIZE> {
+    #[inline(always)]
+    pub const fn new(bits: B) -> Self {
+        Squares(bits)
+    }
+}
+
+impl<B: Bits, const SIZE: usize> Iterator for Squares<B, SIZE> {
+    type Item = Square<SIZE>;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square<SIZE>> {
+        self.0.pop_lowest().map(Square)
+    }
+}
+
+/// A text diagram of a `size` x `size` board: ranks from the top, numbered on the
+/// left; `letter_at(file, rank)` the man on a square (`.` for none); file letters
+/// underneath, then `legend`.
+pub fn diagram(
+    size: usize,
+    letter_at: impl Fn(usize, usize) -> Option<char>,
+    legend: &str,
+) -> String {
+    let width = size.to_string().len();
+    let mut out = String::new();
+    for rank in (0..size).rev() {
+        out.push_str(&format!("{:>width$} ", rank + 1));
+        for file in 0..size {
+            out.push(' ');
+            out.push(letter_at(file, rank).unwrap_or('.'));
+        }
+        out.push('\n');
+    }
+    out.push_str(&" ".repeat(width + 1));
+    for file in 0..size {
+        out.push(' ');
+        out.push((b'a' + file as u8) as char);
+    }
+    out.push('\n');
+    out.push_str(legend);
+    out
+}
 
 /// One item of a rank: a run of empty squares or a letter.
 #[derive(Clone, Copy)]
@@ -160,5 +289,38 @@ pub fn read_counter(field: &str, what: &str) -> Result<u32, PositionError> {
         _ => Err(PositionError::syntax(format!(
             "{what} must be a number, not {field:?}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_diagram_numbers_ranks_right_aligned_and_letters_files() {
+        let board = diagram(
+            10,
+            |file, rank| (file == rank).then_some('x'),
+            "x: the diagonal",
+        );
+        let lines: Vec<&str> = board.lines().collect();
+        assert_eq!(lines.len(), 12);
+        assert_eq!(lines[0], "10  . . . . . . . . . x");
+        assert_eq!(lines[9], " 1  x . . . . . . . . .");
+        assert_eq!(lines[10], "    a b c d e f g h i j");
+        assert_eq!(lines[11], "x: the diagonal");
+    }
+
+    #[test]
+    fn squares_are_named_and_read_back_and_iterated_lowest_first() {
+        type S = Square<11>;
+        assert_eq!(S::new(10, 10).to_string(), "k11");
+        assert_eq!(S::from_coords('k', 11), Some(S::new(10, 10)));
+        assert_eq!(S::from_coords('l', 1), None);
+        assert_eq!(S::from_coords('a', 0), None);
+        let found: Vec<String> = Squares::<u128, 11>::new(1 | 1 << 120)
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(found, ["a1", "k11"]);
     }
 }
