@@ -124,6 +124,10 @@ enum Command {
         /// Search this many nodes.
         #[arg(long)]
         nodes: Option<u64>,
+        /// Look for a mate in at most this many moves, searching every line to its
+        /// depth (as UCI's go mate).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
+        mate: Option<u32>,
         /// Transposition table size in MiB (1 to 16384, as the protocol's Hash).
         #[arg(long, default_value_t = 64, value_parser = ludus::protocol::parse_hash)]
         hash: usize,
@@ -251,6 +255,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             depth,
             movetime,
             nodes,
+            mate,
             hash,
             options,
         } => {
@@ -260,6 +265,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             }
             let limits = Limits {
                 depth,
+                mate,
                 nodes,
                 movetime: movetime.map(Duration::from_millis),
                 ..Limits::default()
@@ -278,9 +284,14 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
                     .map_err(|e| e.to_string())?;
             }
             G::wait_until_ready(&mut engine, &position);
+            let mut last = None;
             let result = G::think(&mut engine, &mut position, &limits, &mut |info| {
-                println!("{info}")
+                println!("{info}");
+                last = Some(info.clone());
             });
+            if let Some(verdict) = ludus::protocol::mate_verdict(&limits, last.as_ref()) {
+                println!("info string {verdict}");
+            }
             let best = result
                 .best_move
                 .map(|m| position.format_move(m, G::NOTATIONS[0].1))

@@ -99,6 +99,9 @@ fn uci_plays_a_senamukha_game_under_a_clock_like_a_gui() {
             "info string variant senamukha files 11 ranks 11 pocket 0 template fairy startpos {start}"
         )
     );
+    // The n-move rule bounds the game: the clocked plies make it differ from run to
+    // run, and without the rule a game may wander on without a repetition.
+    engine.send("setoption name n-move-rule value 50");
     engine.send("ucinewgame");
     engine.send("isready");
     assert_eq!(engine.line(), "readyok");
@@ -106,9 +109,10 @@ fn uci_plays_a_senamukha_game_under_a_clock_like_a_gui() {
     // A game against itself to its end: the whole move list every time; clocks of
     // 3 s + 30 ms for 30 plies, then 2,000 nodes a move to keep the test short.
     let mut position = senamukha::Position::start();
+    position.set_rule_option("n-move-rule", "50").unwrap();
     let mut moves: Vec<String> = Vec::new();
     let mut clocks = [3_000i64, 3_000];
-    while position.outcome().is_none() && moves.len() < 1_000 {
+    while position.outcome().is_none() && moves.len() < 2_000 {
         engine.send(&format!("position startpos moves {}", moves.join(" ")));
         let mover = position.to_move();
         let started = Instant::now();
@@ -272,13 +276,20 @@ fn uci_serves_mangala_and_a_quit_during_a_search() {
         "{lines:?}"
     );
     // What go cannot use is reported, and it still searches: a negative clock (an
-    // overstepped one) counts as empty.
+    // overstepped one) counts as empty. Mangala II has no mates: `mate 3` searches
+    // 5 plies and says so.
     engine.send("go wtime -170 btime 1000 searchmoves A B mate 3");
     let lines = engine.until(|l| l.starts_with("bestmove"));
     assert!(
         lines
             .iter()
-            .any(|l| l == "info string warning: go ignores searchmoves mate 3"),
+            .any(|l| l == "info string warning: go ignores searchmoves"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string no mate in 3 moves: every line to 5 plies searched"),
         "{lines:?}"
     );
     engine.send("go infinite");

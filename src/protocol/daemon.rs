@@ -379,6 +379,25 @@ impl Daemon {
                     limits.infinite = true;
                     i += 1;
                 }
+                "mate" => {
+                    let text = args.get(i + 1).ok_or("mate needs a number of moves")?;
+                    limits.mate = Some(match text.parse::<i128>() {
+                        Ok(n @ 1..=32) => n as u32,
+                        Ok(_) => {
+                            return Err(format!(
+                                "mate is out of range: {} (1 to 32 moves)",
+                                quoted(text)
+                            ));
+                        }
+                        Err(_) => {
+                            return Err(format!(
+                                "mate needs a number of moves, not {:?}",
+                                quoted(text)
+                            ));
+                        }
+                    });
+                    i += 2;
+                }
                 which @ ("time" | "inc") => {
                     let player = args
                         .get(i + 1)
@@ -432,12 +451,19 @@ impl Daemon {
         let out = self.out.clone();
         self.worker.spawn(kind, endless, move |job| {
             let info_out = out.clone();
-            let mut info = move |info: &crate::search::Info| info_out.line(&info.to_string());
+            let mut last = None;
+            let mut info = |info: &crate::search::Info| {
+                info_out.line(&info.to_string());
+                last = Some(info.clone());
+            };
             let stopped = || Err("stopped before the count was complete".to_string());
             let reply = match task {
                 Task::Go(limits) => {
-                    let best = job.search(limits, &mut info);
+                    let best = job.search(limits.clone(), &mut info);
                     job.finish();
+                    if let Some(verdict) = super::worker::mate_verdict(&limits, last.as_ref()) {
+                        out.line(&format!("info string {verdict}"));
+                    }
                     out.line(&format!("bestmove {}", best.as_deref().unwrap_or("none")));
                     return;
                 }

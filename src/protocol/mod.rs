@@ -79,4 +79,4 @@ mod worker;
 
 pub use daemon::serve;
 pub use table::TableError;
-pub use worker::parse_hash;
+pub use worker::{mate_verdict, parse_hash};

@@ -16,10 +16,11 @@ use super::request::{option_setting, position_setup, words};
 use super::session::{self, Flow, Kind};
 use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
-    WorkKind, Worker, Writer, games_served, new_table, parse_hash, parse_move_overhead,
+    WorkKind, Worker, Writer, games_served, mate_verdict, new_table, parse_hash,
+    parse_move_overhead,
 };
 use crate::game::quoted;
-use crate::search::{Clock, Info, Limits};
+use crate::search::{Clock, Info, Limits, Score};
 
 /// The `go` words followed by a number.
 const GO_NUMBERS: &[&str] = &[
@@ -35,9 +36,25 @@ const GO_NUMBERS: &[&str] = &[
     "p2time",
     "p1inc",
     "p2inc",
+    "mate",
 ];
 /// The other `go` words.
-const GO_WORDS: &[&str] = &["infinite", "ponder", "mate", "searchmoves", "perft"];
+const GO_WORDS: &[&str] = &["infinite", "ponder", "searchmoves", "perft"];
+
+/// The longest mate `go mate` looks for, in moves: its plies fit the deepest search.
+const MAX_MATE_MOVES: u32 = 32;
+
+/// A report as UCI gives it: mates in moves (`mate 3`: the side to move mates with its
+/// third move; `mate -2`: it is mated after its second), where ludus counts plies.
+fn in_moves(info: &Info) -> Info {
+    let mut info = info.clone();
+    for score in &mut info.scores {
+        if let Score::Mate(plies) = *score {
+            *score = Score::Mate(plies.signum() * (plies.abs() + 1) / 2);
+        }
+    }
+    info
+}
 
 /// Whether a `go` argument is one of its keywords.
 fn is_go_keyword(word: &str) -> bool {
@@ -272,6 +289,7 @@ impl Session {
                 "nodes" => limits.nodes = Some(number),
                 "movetime" => limits.movetime = Some(ms),
                 "movestogo" => clock.moves_to_go = Some(number.min(u32::MAX as u64) as u32),
+                "mate" => limits.mate = Some(number.clamp(1, MAX_MATE_MOVES as u64) as u32),
                 _ => {
                     let player = usize::from(key.starts_with('b') || key.starts_with("p2"));
                     if player == mover {
@@ -332,9 +350,16 @@ impl Session {
         }
         self.worker.spawn(WorkKind::Search, endless, move |job| {
             let info_out = out.clone();
-            let mut info = move |info: &Info| info_out.line(&info.to_string());
-            let best = job.search(limits, &mut info);
+            let mut last = None;
+            let mut info = |info: &Info| {
+                info_out.line(&in_moves(info).to_string());
+                last = Some(info.clone());
+            };
+            let best = job.search(limits.clone(), &mut info);
             job.finish();
+            if let Some(verdict) = mate_verdict(&limits, last.as_ref()) {
+                out.line(&format!("info string {verdict}"));
+            }
             out.line(&format!("bestmove {}", best.as_deref().unwrap_or("(none)")));
         });
         Ok(())

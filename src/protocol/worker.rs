@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use super::table::{Table, TableOf};
 use crate::game::Descriptor;
 use crate::games::{self, Play};
-use crate::search::{Info, Limits};
+use crate::search::{Info, Limits, Score};
 
 /// The longest request line accepted, in bytes.
 pub const MAX_LINE: usize = 1 << 20;
@@ -203,6 +203,39 @@ impl Job<'_> {
                 None
             })
     }
+}
+
+/// What a mate search (`go mate N`) established, said after its last `info` line:
+/// the mate it found, that there is none within N moves (its exhaustive search ran to
+/// the full depth), or that its other limits ended it before either. `None` for a
+/// search that was no mate search.
+pub fn mate_verdict(limits: &Limits, last: Option<&Info>) -> Option<String> {
+    let moves = limits.mate?;
+    let plies = 2 * moves.max(1) - 1;
+    let found = last.and_then(|info| match info.scores.as_slice() {
+        [Score::Mate(n)] if *n > 0 && *n as u32 <= plies => Some(*n as u32),
+        _ => None,
+    });
+    let plural = |n: u32| if n == 1 { "move" } else { "moves" };
+    if last.is_some_and(|info| info.scores.len() > 1) {
+        return Some(format!(
+            "no mates in a game of more than two players: searched {plies} plies deep"
+        ));
+    }
+    Some(match found {
+        Some(n) => {
+            let m = n.div_ceil(2);
+            format!("mate in {m} {} ({n} plies) found", plural(m))
+        }
+        None if last.is_some_and(|info| info.depth >= plies) => format!(
+            "no mate in {moves} {}: every line to {plies} plies searched",
+            plural(moves)
+        ),
+        None => format!(
+            "no mate in {moves} {} found before the search ended; none is ruled out",
+            plural(moves)
+        ),
+    })
 }
 
 struct Work {

@@ -24,6 +24,10 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// The mover's clock.
     pub clock: Option<Clock>,
+    /// Search for a mate in at most this many moves (UCI's `go mate`): the search is
+    /// exhaustive (no selective pruning) to that mate's depth, `2 * mate - 1` plies,
+    /// and ends when it finds such a mate.
+    pub mate: Option<u32>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,
     /// Kept in reserve for the time a move takes to reach the clock.
@@ -42,6 +46,7 @@ impl Limits {
     pub fn endless(&self) -> bool {
         self.infinite
             || (self.depth.is_none()
+                && self.mate.is_none()
                 && self.nodes.is_none()
                 && self.movetime.is_none()
                 && self.clock.is_none())
@@ -78,6 +83,8 @@ pub struct Budget {
     hard: Option<Instant>,
     nodes: Option<u64>,
     pub(crate) depth: u32,
+    /// A mate search's bound in plies (see [`Limits::mate`]).
+    pub(crate) mate_plies: Option<u32>,
     stop: Option<Arc<AtomicBool>>,
     infinite: bool,
     /// Only the clock limits this search (no depth, nodes or time per move were asked).
@@ -102,21 +109,28 @@ impl Budget {
                 hard = Some(started + hard_share);
             }
         }
+        let mate_plies = limits
+            .mate
+            .filter(|_| !limits.infinite)
+            .map(|moves| (2 * moves.max(1) - 1).min(MAX_DEPTH));
         Budget {
             started,
+            mate_plies,
             soft,
             hard,
             nodes: if limits.infinite { None } else { limits.nodes },
             depth: if limits.infinite {
                 MAX_DEPTH
             } else {
-                limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+                let asked = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+                mate_plies.map_or(asked, |plies| asked.min(plies))
             },
             stop: limits.stop.clone(),
             infinite: limits.infinite,
             clock_only: !limits.infinite
                 && limits.clock.is_some()
                 && limits.depth.is_none()
+                && limits.mate.is_none()
                 && limits.nodes.is_none()
                 && limits.movetime.is_none(),
         }

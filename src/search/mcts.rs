@@ -84,7 +84,7 @@ pub fn search<G: MultiPlayerGame>(
         let iterations = depth as u64 * ITERATIONS_PER_DEPTH;
         limits.nodes = Some(limits.nodes.map_or(iterations, |n| n.min(iterations)));
     }
-    let budget = Budget::new(&limits);
+    let mut budget = Budget::new(&limits);
     let players = G::PLAYERS.len();
     let canonical = G::NOTATIONS[0].1;
     let mut rng = Rng(0x5eed_1234_abcd_0001 ^ position.hash());
@@ -117,8 +117,17 @@ pub fn search<G: MultiPlayerGame>(
             .collect(),
     };
     let mut next_report = 4_096;
-    let searching = position.outcome().is_none() && (root_moves.len() > 1 || budget.is_infinite());
-    while searching && !budget.must_stop(iterations) {
+    // A forced move is searched too, for its scores; when only the clock limits the
+    // search, no longer than the simulations of the forced-move depth.
+    let mut forced_cap = u64::MAX;
+    if root_moves.len() == 1 {
+        budget.forced_move();
+        if budget.depth < super::limits::MAX_DEPTH {
+            forced_cap = budget.depth as u64 * ITERATIONS_PER_DEPTH;
+        }
+    }
+    let searching = position.outcome().is_none() && !root_moves.is_empty();
+    while searching && iterations < forced_cap && !budget.must_stop(iterations) {
         iterations += 1;
         // Selection: down through fully expanded nodes.
         path.clear();

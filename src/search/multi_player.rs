@@ -86,7 +86,7 @@ impl Searcher {
         if self.algorithm == Algorithm::MonteCarlo {
             return super::mcts::search(position, limits, &mut report);
         }
-        let budget = Budget::new(limits);
+        let mut budget = Budget::new(limits);
         self.nodes = 0;
         self.stopped = false;
         let root = position.to_move();
@@ -110,7 +110,11 @@ impl Searcher {
                 .map(|&m| position.format_move(m, canonical))
                 .collect(),
         };
-        if position.outcome().is_none() && (moves.len() > 1 || budget.is_infinite()) {
+        // A forced move is searched too, for its scores (as two-player searches do).
+        if moves.len() == 1 {
+            budget.forced_move();
+        }
+        if position.outcome().is_none() && !moves.is_empty() {
             for depth in 1..=budget.depth {
                 let mut alpha = -INFINITY;
                 let mut iteration_best = None;

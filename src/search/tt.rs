@@ -64,6 +64,8 @@ pub struct Entry {
     pub value: i32,
     pub depth: u32,
     pub bound: Bound,
+    /// Stored by the search now running (not by an earlier one).
+    pub fresh: bool,
 }
 
 pub struct TranspositionTable {
@@ -137,6 +139,7 @@ impl TranspositionTable {
             value: slot.value as i32,
             depth: slot.depth as u32,
             bound,
+            fresh: slot.meta >> 2 == self.generation,
         })
     }
 

@@ -63,6 +63,29 @@ pub type Oracle<'a, G> = &'a dyn Fn(&G) -> Option<(Value, Value)>;
 struct Context<'a, G> {
     budget: &'a Budget,
     oracle: Option<Oracle<'a, G>>,
+    /// A mate search: no selective pruning (null move, late move reductions) and no
+    /// table cutoffs from earlier, selective searches, so that a search to depth `d`
+    /// finds every mate within `d` plies.
+    exhaustive: bool,
+}
+
+/// Whether iterative deepening ends after an iteration of `depth` plies that scored
+/// `value`, because of a mate.
+///
+/// A mate search (`mate_plies` set) is exhaustive: it ends at the first mate for the
+/// side to move within the bound, which is then the shortest. Otherwise a mate found
+/// may not be the shortest, as reductions hide lines: the search goes on (while its
+/// limits allow) until the depth is twice the mate's distance and two plies more.
+/// Being mated, it goes on in the same way, for the longest defence.
+fn mate_search_ends(value: Value, depth: u32, mate_plies: Option<u32>) -> bool {
+    if value.abs() < MATE_BOUND {
+        return false;
+    }
+    let distance = (MATE - value.abs()) as u32;
+    match mate_plies {
+        Some(bound) => value > 0 && distance <= bound,
+        None => depth >= 2 * distance + 2,
+    }
 }
 
 /// Quiescence searches at most this many plies below the horizon.
@@ -204,6 +227,7 @@ impl<M: Copy> Searcher<M> {
                 let context = Context {
                     budget: &budget,
                     oracle,
+                    exhaustive: budget.mate_plies.is_some(),
                 };
                 let value = self.aspiration(position, depth, previous, &context);
                 if self.stopped && depth > 1 {
@@ -233,8 +257,7 @@ impl<M: Copy> Searcher<M> {
                 if self.stopped || !budget.may_deepen(self.nodes) {
                     break;
                 }
-                if value.abs() >= MATE_BOUND && (MATE - value.abs()) as u32 <= depth {
-                    // A forced end within the horizon: deeper search cannot change it.
+                if mate_search_ends(value, depth, budget.mate_plies) {
                     break;
                 }
             }
@@ -388,6 +411,7 @@ impl<M: Copy> Searcher<M> {
         if let Some(e) = entry
             && !is_pv
             && e.depth as i32 >= depth
+            && (e.fresh || !ctx.exhaustive)
         {
             let value = from_tt(e.value, ply);
             match e.bound {
@@ -400,6 +424,7 @@ impl<M: Copy> Searcher<M> {
 
         // The static evaluation is needed only to decide on the null move.
         if !is_pv
+            && !ctx.exhaustive
             && !in_check
             && depth >= 3
             && beta.abs() < MATE_BOUND
@@ -446,7 +471,8 @@ impl<M: Copy> Searcher<M> {
                     self.negamax(position, depth - 1, ply + 1, a, b, is_pv, ctx)
                 })
             } else {
-                let reduction = if depth >= 3 && i >= 3 && !tactical && !in_check {
+                let reduction = if !ctx.exhaustive && depth >= 3 && i >= 3 && !tactical && !in_check
+                {
                     let r = ((depth as f32).ln() * (i as f32).ln() / 2.0) as i32;
                     r.clamp(0, depth - 2) - i32::from(is_pv).min(r.max(0))
                 } else {
