@@ -154,6 +154,21 @@ enum Command {
     },
     /// Plays a match between engines (two, or four for Mentula), refereed by ludus.
     Match(Box<MatchArgs>),
+    /// Prints random openings for `ludus match --openings`: distinct lines of random
+    /// legal moves from the start.
+    Openings {
+        #[arg(long, default_value = games::DEFAULT, value_parser = PossibleValuesParser::new(games::NAMES))]
+        game: String,
+        /// Moves (plies) in each opening.
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        /// How many openings.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// The random seed: the same seed gives the same openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Replays a game record and prints its moves, final position and result.
     Replay {
         #[command(flatten)]
@@ -213,6 +228,7 @@ fn main() -> ExitCode {
         Command::Perft { setup, .. }
         | Command::Replay { setup, .. }
         | Command::Search { setup, .. } => setup.game.clone(),
+        Command::Openings { game, .. } => game.clone(),
         // The bench covers every game; any game type can run it.
         Command::Bench { .. } | Command::Endgame { .. } | Command::Match(_) => {
             games::DEFAULT.to_string()
@@ -311,6 +327,14 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             setup: Setup { fen, rules, .. },
             file,
         } => run_replay::<G>(fen.as_deref(), &rules, &file),
+        Command::Openings {
+            plies, count, seed, ..
+        } => {
+            for line in ludus::tournament::random_openings::<G>(plies, count, seed) {
+                println!("{line}");
+            }
+            Ok(())
+        }
     }
 }
 

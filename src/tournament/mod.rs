@@ -119,6 +119,42 @@ fn read_opening<G: Game>(
     Ok((start, played))
 }
 
+/// `count` distinct random openings of `plies` random legal moves each, from the usual
+/// start, as lines of an openings file (`startpos moves ...`), the same for the same
+/// `seed`. Lines that end the game are not used; fewer come back when the game has
+/// fewer such lines.
+pub fn random_openings<G: Game>(plies: usize, count: usize, seed: u64) -> Vec<String> {
+    let mut rng = crate::game::Rng(seed.max(1));
+    let canonical = G::NOTATIONS[0].1;
+    let mut openings = Vec::new();
+    let mut moves = Vec::new();
+    // Enough tries for any game that has `count` openings of that length.
+    for _ in 0..count.saturating_mul(20) {
+        if openings.len() == count {
+            break;
+        }
+        let mut position = G::start();
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            position.legal_moves(&mut moves);
+            if moves.is_empty() || position.outcome().is_some() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            line.push(position.format_move(mv, canonical));
+            position.play(mv);
+        }
+        if line.len() < plies || position.outcome().is_some() {
+            continue;
+        }
+        let text = format!("startpos moves {}", line.join(" "));
+        if !openings.contains(&text) {
+            openings.push(text);
+        }
+    }
+    openings
+}
+
 /// Reads an openings file: one opening a line; blank lines and `#` comments skipped.
 pub fn read_openings<G: Game>(text: &str) -> Result<Vec<String>, String> {
     let mut openings = Vec::new();
@@ -752,6 +788,29 @@ mod tests {
             record.contains("1. F {the record stops at move 2 (unreadable move: z"),
             "{record}"
         );
+    }
+
+    #[test]
+    fn random_openings_are_distinct_playable_and_repeatable() {
+        use crate::games::{mentula, senamukha};
+        let openings = random_openings::<senamukha::Position>(6, 50, 7);
+        assert_eq!(openings.len(), 50);
+        let mut sorted = openings.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 50);
+        let file = openings.join("\n");
+        assert_eq!(
+            read_openings::<senamukha::Position>(&file).unwrap(),
+            openings
+        );
+        for line in &openings {
+            let (_, played) = read_opening::<senamukha::Position>(line, &[]).unwrap();
+            assert_eq!(played.len(), 6);
+        }
+        assert_eq!(random_openings::<senamukha::Position>(6, 50, 7), openings);
+        assert_ne!(random_openings::<senamukha::Position>(6, 50, 8), openings);
+        assert_eq!(random_openings::<mentula::Position>(8, 10, 1).len(), 10);
     }
 
     #[test]
