@@ -557,7 +557,9 @@ impl session::Dialect for Daemon {
                 "go" | "genmove" | "perft" | "divide" => Kind::Work,
                 _ => Kind::Ordered,
             },
-            // Blank, or an id alone: answered without the game.
+            // An id alone is refused in its turn, as every request is answered; a blank
+            // line has no answer and waits for nothing.
+            None if request::lone_id(line).is_some() => Kind::Ordered,
             None => Kind::Beside,
         }
     }
