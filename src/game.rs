@@ -516,6 +516,11 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// A readable text board with coordinates, the players' men and the player to move.
     fn diagram(&self) -> String;
 
+    /// The position drawn as an SVG document, `last` (the move that led to it, if
+    /// known) marked. Elements carry ids and classes a client can use (squares
+    /// `sq-<name>`, pits `pit-<letter>`, men of class `man`); no line is blank.
+    fn diagram_svg(&self, last: Option<Self::Move>) -> String;
+
     /// The outcome in words: `white wins (checkmate)`. Games whose scores mean more
     /// than win or loss add them.
     fn describe_outcome(outcome: &Outcome) -> String {

@@ -154,6 +154,14 @@ enum Command {
     },
     /// Plays a match between engines (two, or four for Mentula), refereed by ludus.
     Match(Box<MatchArgs>),
+    /// Draws a position as SVG (the last of --moves marked).
+    Diagram {
+        #[command(flatten)]
+        setup: Setup,
+        /// Moves to play first, separated by spaces, in any accepted notation.
+        #[arg(long)]
+        moves: Option<String>,
+    },
     /// Prints random openings for `ludus match --openings`: distinct lines of random
     /// legal moves from the start.
     Openings {
@@ -227,7 +235,8 @@ fn main() -> ExitCode {
     let game = match &command {
         Command::Perft { setup, .. }
         | Command::Replay { setup, .. }
-        | Command::Search { setup, .. } => setup.game.clone(),
+        | Command::Search { setup, .. }
+        | Command::Diagram { setup, .. } => setup.game.clone(),
         Command::Openings { game, .. } => game.clone(),
         // The bench covers every game; any game type can run it.
         Command::Bench { .. } | Command::Endgame { .. } | Command::Match(_) => {
@@ -327,6 +336,18 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             setup: Setup { fen, rules, .. },
             file,
         } => run_replay::<G>(fen.as_deref(), &rules, &file),
+        Command::Diagram {
+            setup: Setup { fen, rules, .. },
+            moves,
+        } => {
+            let mut position: G = set_up(fen.as_deref(), &rules, moves.as_deref())?;
+            let last = position.undo();
+            if let Some(mv) = last {
+                position.play(mv);
+            }
+            println!("{}", position.diagram_svg(last));
+            Ok(())
+        }
         Command::Openings {
             plies, count, seed, ..
         } => {

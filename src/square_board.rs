@@ -141,6 +141,110 @@ pub fn diagram(
     out
 }
 
+/// The side of a square in an SVG diagram, in user units.
+pub const SVG_CELL: usize = 40;
+/// The margin around an SVG board, for the coordinates.
+const SVG_MARGIN: usize = 24;
+
+/// What an SVG diagram of a square board draws: each square's class and fill, the man
+/// on it (an SVG fragment drawn in a cell of [`SVG_CELL`] units with its origin at the
+/// cell's top left), squares marked with a class (the last move, a king in check) and
+/// anything more over the board (in board units: see [`svg_centre`]).
+pub struct SvgBoard<'a> {
+    /// The game, as the root element's class.
+    pub game: &'a str,
+    pub size: usize,
+    pub square: &'a dyn Fn(usize, usize) -> (&'static str, &'static str),
+    /// The man on a square: its classes and its drawing.
+    pub man: &'a dyn Fn(usize, usize) -> Option<(String, String)>,
+    /// Marked squares (file, rank) and the mark's class and colour.
+    pub marks: Vec<(usize, usize, &'static str, &'static str)>,
+    pub overlay: String,
+}
+
+/// The centre of square (file, rank) in an SVG diagram of a `size` board.
+pub fn svg_centre(size: usize, file: usize, rank: usize) -> (usize, usize) {
+    (
+        SVG_MARGIN + file * SVG_CELL + SVG_CELL / 2,
+        SVG_MARGIN + (size - 1 - rank) * SVG_CELL + SVG_CELL / 2,
+    )
+}
+
+/// The name of square (file, rank): `a1`.
+fn square_name(file: usize, rank: usize) -> String {
+    format!("{}{}", (b'a' + file as u8) as char, rank + 1)
+}
+
+impl SvgBoard<'_> {
+    /// The SVG document: one line per element and no blank line, so that the
+    /// protocol can send it as a reply. Squares are `rect`s with the id `sq-<name>`
+    /// and the classes `square` and their own; men are groups of class `man` with a
+    /// `data-square`; marks are `rect`s of class `mark` and the mark's own.
+    pub fn render(&self) -> String {
+        let size = self.size;
+        let side = 2 * SVG_MARGIN + size * SVG_CELL;
+        let mut out = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" width=\"{side}\" height=\"{side}\" class=\"board {}\">\n",
+            self.game
+        );
+        out.push_str(&format!(
+            "<rect class=\"frame\" x=\"0\" y=\"0\" width=\"{side}\" height=\"{side}\" fill=\"#5b4636\"/>\n"
+        ));
+        let corner = |file: usize, rank: usize| {
+            (
+                SVG_MARGIN + file * SVG_CELL,
+                SVG_MARGIN + (size - 1 - rank) * SVG_CELL,
+            )
+        };
+        for rank in (0..size).rev() {
+            for file in 0..size {
+                let (x, y) = corner(file, rank);
+                let (class, fill) = (self.square)(file, rank);
+                out.push_str(&format!(
+                    "<rect id=\"sq-{}\" class=\"square {class}\" x=\"{x}\" y=\"{y}\" width=\"{SVG_CELL}\" height=\"{SVG_CELL}\" fill=\"{fill}\"/>\n",
+                    square_name(file, rank)
+                ));
+            }
+        }
+        for &(file, rank, class, colour) in &self.marks {
+            let (x, y) = corner(file, rank);
+            out.push_str(&format!(
+                "<rect class=\"mark {class}\" data-square=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{SVG_CELL}\" height=\"{SVG_CELL}\" fill=\"{colour}\" fill-opacity=\"0.45\"/>\n",
+                square_name(file, rank)
+            ));
+        }
+        for i in 0..size {
+            let letter = (b'a' + i as u8) as char;
+            let (x, _) = svg_centre(size, i, 0);
+            let (_, y) = svg_centre(size, 0, i);
+            out.push_str(&format!(
+                "<text class=\"coordinate\" x=\"{x}\" y=\"{}\" font-size=\"14\" text-anchor=\"middle\" fill=\"#f4ead8\">{letter}</text>\n",
+                side - 7
+            ));
+            out.push_str(&format!(
+                "<text class=\"coordinate\" x=\"{}\" y=\"{}\" font-size=\"14\" text-anchor=\"middle\" fill=\"#f4ead8\">{}</text>\n",
+                SVG_MARGIN / 2,
+                y + 5,
+                i + 1
+            ));
+        }
+        for rank in (0..size).rev() {
+            for file in 0..size {
+                if let Some((class, drawing)) = (self.man)(file, rank) {
+                    let (x, y) = corner(file, rank);
+                    out.push_str(&format!(
+                        "<g class=\"man {class}\" data-square=\"{}\" transform=\"translate({x} {y})\">{drawing}</g>\n",
+                        square_name(file, rank)
+                    ));
+                }
+            }
+        }
+        out.push_str(&self.overlay);
+        out.push_str("</svg>");
+        out
+    }
+}
+
 /// One item of a rank: a run of empty squares or a letter.
 #[derive(Clone, Copy)]
 enum RankItem {

@@ -39,6 +39,7 @@ pub const COMMANDS: &[&str] = &[
     "legal_moves",
     "fen",
     "show",
+    "diagram",
     "to_move",
     "status",
     "perft",
@@ -215,6 +216,14 @@ impl Daemon {
             "legal_moves" => Ok(self.table().legal_moves(arg(0))?.join(" ")),
             "fen" => Ok(self.table().fen()),
             "show" => Ok(self.table().diagram()),
+            "diagram" => match arg(0).map(|a| a.to_ascii_lowercase()).as_deref() {
+                None | Some("text") => Ok(self.table().diagram()),
+                Some("svg") => Ok(self.table().diagram_svg()),
+                Some(other) => Err(format!(
+                    "diagram takes text or svg, not {:?}",
+                    quoted(other)
+                )),
+            },
             "to_move" => Ok(self.table().to_move()),
             "status" => Ok(self.table().status()),
             "record" => Ok(self.table().record(arg(0))?.trim_end().to_string()),

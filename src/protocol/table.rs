@@ -104,6 +104,8 @@ pub trait Table: Send {
     fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError>;
     fn fen(&self) -> String;
     fn diagram(&self) -> String;
+    /// The position as an SVG document, the last move played marked.
+    fn diagram_svg(&self) -> String;
     /// The player to move, or `none` when the game is over.
     fn to_move(&self) -> String;
     fn status(&self) -> String;
@@ -286,6 +288,10 @@ where
 
     fn diagram(&self) -> String {
         self.position.diagram()
+    }
+
+    fn diagram_svg(&self) -> String {
+        self.position.diagram_svg(self.moves.last().copied())
     }
 
     fn to_move(&self) -> String {

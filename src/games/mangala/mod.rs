@@ -12,6 +12,7 @@ mod eval;
 mod position;
 #[cfg(test)]
 mod reference;
+mod svg;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -133,6 +134,10 @@ impl Game for Position {
             self.captured(0),
             ["south", "north"][Position::to_move(self)]
         )
+    }
+
+    fn diagram_svg(&self, last: Option<Move>) -> String {
+        svg::diagram(self, last)
     }
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {

@@ -18,6 +18,7 @@ mod position;
 pub mod reach;
 #[cfg(test)]
 mod reference;
+mod svg;
 #[cfg(test)]
 mod tests;
 
@@ -140,6 +141,10 @@ impl Game for Position {
                 board::NAMES[Position::to_move(self)]
             ),
         )
+    }
+
+    fn diagram_svg(&self, last: Option<Move>) -> String {
+        svg::diagram(self, last)
     }
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {

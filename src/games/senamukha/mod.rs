@@ -16,6 +16,7 @@ mod notation;
 mod position;
 #[cfg(test)]
 mod reference;
+mod svg;
 
 pub use board::{Color, Kind, Piece, Square};
 pub use notation::Notation;
@@ -132,6 +133,10 @@ impl Game for Position {
                 self.side_to_move().name()
             ),
         )
+    }
+
+    fn diagram_svg(&self, last: Option<Move>) -> String {
+        svg::diagram(self, last)
     }
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {

@@ -1,0 +1,186 @@
+//! SVG diagrams: valid SVG (read by an XML parser), the elements a client relies on,
+//! the marks, and golden files that keep each game's drawing stable. Regenerate the
+//! golden files with `LUDUS_UPDATE_GOLDEN=1 cargo test --test diagrams` after a
+//! deliberate change, and look at them.
+
+mod common;
+
+use ludus::game::Game;
+use ludus::games::{mangala, mentula, senamukha};
+
+fn parse(svg: &str) -> roxmltree::Document<'_> {
+    let document = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{e}: {svg}"));
+    let root = document.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2000/svg")
+    );
+    assert!(root.attribute("viewBox").is_some());
+    assert!(
+        !svg.contains("\n\n"),
+        "no blank line: the protocol sends it as one reply"
+    );
+    document
+}
+
+fn with_class<'a>(
+    document: &'a roxmltree::Document<'a>,
+    class: &str,
+) -> Vec<roxmltree::Node<'a, 'a>> {
+    document
+        .descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split(' ').any(|w| w == class))
+        })
+        .collect()
+}
+
+fn squares_of(nodes: &[roxmltree::Node]) -> Vec<String> {
+    let mut squares: Vec<String> = nodes
+        .iter()
+        .filter_map(|n| n.attribute("data-square").map(str::to_string))
+        .collect();
+    squares.sort();
+    squares
+}
+
+/// Compares with the golden file, or writes it when asked to.
+fn golden(name: &str, svg: &str) {
+    let path = format!(
+        "{}/tests/data/diagrams/{name}.svg",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    if std::env::var_os("LUDUS_UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(std::path::Path::new(&path).parent().unwrap()).unwrap();
+        std::fs::write(&path, format!("{svg}\n")).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert_eq!(svg, expected.trim_end(), "{name}: the drawing changed");
+}
+
+fn after<G: Game>(moves: &[&str]) -> (G, Option<G::Move>) {
+    let mut position = G::start();
+    let mut last = None;
+    for text in moves {
+        let mv = position.parse_move(text).unwrap();
+        position.play(mv);
+        last = Some(mv);
+    }
+    (position, last)
+}
+
+#[test]
+fn senamukha_draws_every_square_and_man_and_marks_the_last_move_and_a_check() {
+    let (position, last) = after::<senamukha::Position>(&["Na3-b5", "Ne9-d7"]);
+    let svg = position.diagram_svg(last);
+    let document = parse(&svg);
+    assert_eq!(with_class(&document, "square").len(), 121);
+    let men = with_class(&document, "man");
+    let fen_men = position
+        .fen()
+        .split(' ')
+        .next()
+        .unwrap()
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .count();
+    assert_eq!(men.len(), fen_men);
+    assert_eq!(with_class(&document, "elephant").len(), 6);
+    assert!(
+        document
+            .descendants()
+            .any(|n| n.attribute("id") == Some("sq-k11"))
+    );
+    assert_eq!(squares_of(&with_class(&document, "last")), ["d7", "e9"]);
+    assert!(with_class(&document, "check").is_empty());
+    golden("senamukha", &svg);
+
+    let checked = senamukha::Position::from_fen("k10/11/11/11/11/11/11/11/11/11/R9K b").unwrap();
+    let document_text = checked.diagram_svg(None);
+    let document = parse(&document_text);
+    assert_eq!(squares_of(&with_class(&document, "check")), ["a11"]);
+    assert!(with_class(&document, "last").is_empty());
+}
+
+#[test]
+fn mentula_draws_four_colours_four_players_and_the_last_jump() {
+    let (position, last) = after::<mentula::Position>(&["a1-b1-c1"]);
+    let svg = position.diagram_svg(last);
+    let document = parse(&svg);
+    assert_eq!(with_class(&document, "square").len(), 64);
+    for colour in ["colour-0", "colour-1", "colour-2", "colour-3"] {
+        assert_eq!(with_class(&document, colour).len(), 16, "{colour}");
+    }
+    for player in ["white", "yellow", "red", "magenta"] {
+        assert_eq!(with_class(&document, player).len(), 4, "{player}");
+    }
+    assert_eq!(squares_of(&with_class(&document, "from")), ["a1"]);
+    assert_eq!(squares_of(&with_class(&document, "pivot")), ["b1"]);
+    assert_eq!(squares_of(&with_class(&document, "to")), ["c1"]);
+    assert_eq!(
+        with_class(&document, "jump").len(),
+        2,
+        "the path and its pivot"
+    );
+    golden("mentula", &svg);
+}
+
+#[test]
+fn mangala_draws_twelve_pits_with_their_counts_and_both_stores() {
+    let (position, last) = after::<mangala::Position>(&["F", "a"]);
+    let svg = position.diagram_svg(last);
+    let document = parse(&svg);
+    let pits = with_class(&document, "pit");
+    assert_eq!(pits.len(), 12);
+    for (pit, &count) in position.pits().iter().enumerate() {
+        let letter = ["A", "B", "C", "D", "E", "F", "a", "b", "c", "d", "e", "f"][pit];
+        let node = document
+            .descendants()
+            .find(|n| n.attribute("id") == Some(&format!("pit-{letter}")))
+            .unwrap();
+        assert_eq!(
+            node.attribute("data-count"),
+            Some(count.to_string().as_str())
+        );
+    }
+    let last: Vec<&str> = with_class(&document, "last")
+        .iter()
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    assert_eq!(last, ["pit-a"]);
+    let stores = with_class(&document, "store");
+    assert_eq!(stores.len(), 2);
+    golden("mangala", &svg);
+}
+
+#[test]
+fn the_protocol_and_the_command_line_give_the_same_svg() {
+    let mut engine = common::Process::start();
+    engine.send("1 game mangala");
+    engine.send("2 play F");
+    engine.send("3 diagram svg");
+    engine.send("4 diagram png");
+    let lines = engine.until(|l| l.starts_with("?4"));
+    // A reply of several lines starts on the line after its `=`.
+    let start = lines.iter().position(|l| l == "=3").unwrap() + 1;
+    let end = lines.iter().position(|l| l == "</svg>").unwrap();
+    let svg = lines[start..=end].join("\n");
+    assert_eq!(
+        lines.last().unwrap(),
+        "?4 diagram takes text or svg, not \"png\""
+    );
+    let (position, last) = after::<mangala::Position>(&["F"]);
+    assert_eq!(svg, position.diagram_svg(last));
+    engine.send("quit");
+    engine.exits_within(std::time::Duration::from_secs(2));
+
+    let output = assert_cmd::Command::cargo_bin("ludus")
+        .unwrap()
+        .args(["diagram", "--game", "mangala", "--moves", "F"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8(output.stdout).unwrap().trim_end(), svg);
+}
