@@ -10,6 +10,16 @@
 //! `concurrency` threads, each with its own engine processes, restarted after a
 //! failure. Every finished game is appended to the state file (if any), so an
 //! interrupted match resumes where it stopped.
+//!
+//! ```
+//! use ludus::games::mangala::Position;
+//! use ludus::tournament::{self, EngineSpec};
+//!
+//! let spec = EngineSpec::parse("cmd=./ludus name=first depth=4", 0).unwrap();
+//! assert_eq!((spec.name.as_str(), spec.depth), ("first", Some(4)));
+//! let openings = tournament::random_openings::<Position>(4, 3, 1);
+//! assert_eq!(tournament::read_openings::<Position>(&openings.join("\n")).unwrap(), openings);
+//! ```
 
 mod engine;
 mod referee;
