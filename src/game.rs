@@ -422,6 +422,23 @@ pub struct Descriptor {
     pub cecp: Option<CecpVariant>,
     /// Every reason the game can end for.
     pub end_reasons: &'static [EndReason],
+    /// The scores of an [`Outcome`] count in units of 1 / `score_units` (Mentula's
+    /// shared squares: twelfths); see [`score_text`].
+    pub score_units: i32,
+}
+
+/// A score of `value` units of 1 / `units` as a number: `10.5` for 126 twelfths.
+pub fn score_value(value: i32, units: i32) -> f64 {
+    f64::from(value) / f64::from(units)
+}
+
+/// A score as people read it: `16`, `10.5`, `21.33` (at most two decimals; the score
+/// itself stays exact, see [`Descriptor::score_units`]).
+pub fn score_text(score: f64) -> String {
+    if score.fract() == 0.0 {
+        return format!("{score:.0}");
+    }
+    format!("{score:.2}").trim_end_matches('0').to_string()
 }
 
 /// A game as CECP describes it to XBoard: the `setup` piece table (XBoard's piece

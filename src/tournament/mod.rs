@@ -78,8 +78,9 @@ pub struct GameSummary {
     pub reason: String,
     /// The seat that forfeited.
     pub forfeit: Option<usize>,
-    /// Per seat: the game's scores when the rules ended it.
-    pub scores: Option<Vec<i32>>,
+    /// Per seat: the game's scores when the rules ended it (Mentula's shared squares
+    /// may be fractions: multiples of 1/12).
+    pub scores: Option<Vec<f64>>,
     /// Per seat: the place, 1 best (shared places averaged).
     pub places: Vec<f64>,
 }
@@ -193,7 +194,7 @@ fn schedule(index: usize, engines: usize, openings: usize) -> (usize, Vec<usize>
 }
 
 /// Summarises a played game.
-fn summarise(
+fn summarise<G: Game>(
     index: usize,
     opening: usize,
     seats: Vec<usize>,
@@ -202,12 +203,17 @@ fn summarise(
     let n = seats.len();
     let (ending, reason, forfeit, scores, seat_scores) = match played.ending {
         Ending::Rules(outcome) => {
-            let s: Vec<f64> = outcome.scores.iter().map(|&v| v as f64).collect();
+            let units = G::DESCRIPTOR.score_units;
+            let s: Vec<f64> = outcome
+                .scores
+                .iter()
+                .map(|&v| crate::game::score_value(v, units))
+                .collect();
             (
                 "rules",
                 outcome.reason.to_string(),
                 None,
-                Some(outcome.scores.clone()),
+                Some(s.clone()),
                 s,
             )
         }
@@ -260,7 +266,10 @@ fn result_line<G: Game>(summary: &GameSummary, config: &MatchConfig) -> String {
         match &summary.scores {
             Some(s) => format!(
                 "scores {}",
-                s.iter().map(i32::to_string).collect::<Vec<_>>().join(" ")
+                s.iter()
+                    .map(|&v| crate::game::score_text(v))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ),
             None => {
                 "places ".to_string()
@@ -369,7 +378,7 @@ pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> Stri
             " {{scores {}}}",
             scores
                 .iter()
-                .map(i32::to_string)
+                .map(|&v| crate::game::score_text(v))
                 .collect::<Vec<_>>()
                 .join(" ")
         ));
@@ -484,7 +493,7 @@ pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Repo
                     s.first_places += 1;
                 }
                 if let Some(scores) = &r.scores {
-                    s.score_sum += scores[seat] as f64;
+                    s.score_sum += scores[seat];
                     s.scored_games += 1;
                 }
             }
@@ -714,7 +723,7 @@ fn play_one<G: Game>(
                         moves: Vec::new(),
                         ending: Ending::Forfeit { seat, reason },
                     };
-                    return summarise(index, opening, seats, played);
+                    return summarise::<G>(index, opening, seats, played);
                 }
             }
         }
@@ -737,7 +746,7 @@ fn play_one<G: Game>(
             processes[seats[seat]] = Some(engine);
         }
     }
-    summarise(index, opening, seats, played)
+    summarise::<G>(index, opening, seats, played)
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ impl Game for Position {
         uci_template: Some("mancala"),
         cecp: None,
         end_reasons: position::END_REASONS,
+        score_units: 1,
     };
     const RULE_OPTIONS: &'static [RuleOption] = &[
         RuleOption {

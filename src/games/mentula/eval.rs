@@ -51,7 +51,7 @@ fn targets(position: &Position) -> [Bitboard; PLAYERS] {
 pub fn evaluate_all(position: &Position) -> Vec<Value> {
     let w = &WEIGHTS;
     let men = position.all_men();
-    let scores = reach::scores_by_reach(men);
+    let scores = reach::shared_scores(men);
     let targets = targets(position);
     let mut moves = Vec::with_capacity(12);
     (0..PLAYERS)
@@ -60,7 +60,7 @@ pub fn evaluate_all(position: &Position) -> Vec<Value> {
                 .filter(|&q| q != p)
                 .fold(0, |acc, q| acc | targets[q]);
             position.moves_of(p, &mut moves);
-            w.reach_score * scores[p]
+            w.reach_score * scores[p] / reach::SCORE_UNITS
                 + w.piece * men[p].count_ones() as Value
                 + w.attacked * (men[p] & threats).count_ones() as Value
                 + w.mobility * moves.len() as Value
@@ -82,7 +82,8 @@ impl MultiPlayerGame for Position {
                 .iter()
                 .enumerate()
                 .map(|(p, &s)| {
-                    WEIGHTS.final_score * s + if winner == Some(p) { WEIGHTS.win } else { 0 }
+                    WEIGHTS.final_score * s / reach::SCORE_UNITS
+                        + if winner == Some(p) { WEIGHTS.win } else { 0 }
                 })
                 .collect(),
         )

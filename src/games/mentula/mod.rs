@@ -52,12 +52,13 @@ impl Game for Position {
         uci_template: None,
         cecp: None,
         end_reasons: position::END_REASONS,
+        score_units: reach::SCORE_UNITS,
     };
     const RULE_OPTIONS: &'static [RuleOption] = &[
         RuleOption {
             name: "scoring",
-            default: "reach",
-            help: "reach: squares a player can reach and no other can; pieces: pieces left",
+            default: "shared",
+            help: "shared: every square a player can reach, shared equally with the others that can; exclusive: only squares no other player can reach; pieces: pieces left",
         },
         RuleOption {
             name: "capture-limit",
@@ -70,12 +71,17 @@ impl Game for Position {
         let mut rules = self.rules();
         let value = value.trim();
         if name.eq_ignore_ascii_case("scoring") {
-            rules.scoring = if value.eq_ignore_ascii_case("reach") {
-                Scoring::Reach
-            } else if value.eq_ignore_ascii_case("pieces") {
-                Scoring::Pieces
-            } else {
-                return Err(OptionError::bad_value("scoring", value, "reach or pieces"));
+            rules.scoring = match value.to_ascii_lowercase().as_str() {
+                "shared" => Scoring::Shared,
+                "exclusive" => Scoring::Exclusive,
+                "pieces" => Scoring::Pieces,
+                _ => {
+                    return Err(OptionError::bad_value(
+                        "scoring",
+                        value,
+                        "shared, exclusive or pieces",
+                    ));
+                }
             };
         } else if name.eq_ignore_ascii_case("capture-limit") {
             rules.capture_limit = parse_limit("capture-limit", value)?;
@@ -155,7 +161,13 @@ impl Game for Position {
             .scores
             .iter()
             .enumerate()
-            .map(|(p, s)| format!("{} {s}", board::NAMES[p]))
+            .map(|(p, &s)| {
+                format!(
+                    "{} {}",
+                    board::NAMES[p],
+                    crate::game::score_text(crate::game::score_value(s, reach::SCORE_UNITS))
+                )
+            })
             .collect();
         let ranking: Vec<String> = outcome
             .ranking()

@@ -54,8 +54,12 @@ impl std::fmt::Debug for Move {
 /// How the end of a game is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scoring {
-    /// The squares of a player's reach that no other player can reach (the default).
-    Reach,
+    /// Every square some player can reach, shared equally among the players that can
+    /// reach it (the default).
+    Shared,
+    /// The squares of a player's reach that no other player can reach (the earlier
+    /// ruling).
+    Exclusive,
     /// The pieces a player has left (the seed's "simple way").
     Pieces,
 }
@@ -71,7 +75,7 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Self {
         Rules {
-            scoring: Scoring::Reach,
+            scoring: Scoring::Shared,
             capture_limit: Some(200),
         }
     }
@@ -296,11 +300,16 @@ impl Position {
             + 1
     }
 
-    /// The scores under the position's scoring rule, were the game to end now.
+    /// The scores under the position's scoring rule, were the game to end now, in
+    /// twelfths ([`reach::SCORE_UNITS`]) whatever the rule, so that a square shared by
+    /// two, three or four players counts exactly.
     pub fn scores(&self) -> [i32; PLAYERS] {
         match self.rules.scoring {
-            Scoring::Reach => reach::scores_by_reach(&self.men),
-            Scoring::Pieces => std::array::from_fn(|p| self.men[p].count_ones() as i32),
+            Scoring::Shared => reach::shared_scores(&self.men),
+            Scoring::Exclusive => reach::exclusive_scores(&self.men),
+            Scoring::Pieces => {
+                std::array::from_fn(|p| self.men[p].count_ones() as i32 * reach::SCORE_UNITS)
+            }
         }
     }
 

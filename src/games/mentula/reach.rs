@@ -119,19 +119,63 @@ pub fn capture_possible(men: &[Bitboard; PLAYERS]) -> bool {
     (0..PLAYERS).any(|p| ((p + 1)..PLAYERS).any(|q| reaches[p] & reaches[q] != 0))
 }
 
-/// Scores by reach (RULES.md): the only player with pieces scores 64; otherwise each
-/// player scores the squares of its reach that no other player can reach.
-pub fn scores_by_reach(men: &[Bitboard; PLAYERS]) -> [i32; PLAYERS] {
+/// Scores count twelfths of a square: a square shared by k players gives each 12 / k.
+pub const SCORE_UNITS: i32 = 12;
+
+/// The squares reached by exactly 1, 2, 3 and 4 of `reaches`, by adding the four
+/// bitboards bit by bit.
+fn reached_by_exactly(reaches: &[Bitboard; PLAYERS]) -> [Bitboard; PLAYERS] {
+    let [r0, r1, r2, r3] = *reaches;
+    let (low_a, carry_a) = (r0 ^ r1, r0 & r1);
+    let (low_b, carry_b) = (r2 ^ r3, r2 & r3);
+    let ones = low_a ^ low_b;
+    let carry = low_a & low_b;
+    let twos = carry_a ^ carry_b ^ carry;
+    let fours = (carry_a & carry_b) | ((carry_a ^ carry_b) & carry);
+    [
+        ones & !twos & !fours,
+        !ones & twos & !fours,
+        ones & twos & !fours,
+        fours,
+    ]
+}
+
+/// Scores by shared squares (RULES.md), in twelfths: the only player with pieces
+/// scores 64; otherwise every square that k players can reach gives each of them 1/k.
+pub fn shared_scores(men: &[Bitboard; PLAYERS]) -> [i32; PLAYERS] {
+    if let Some(alone) = lone_survivor(men) {
+        return alone;
+    }
+    let reaches = reaches(men);
+    let exactly = reached_by_exactly(&reaches);
+    std::array::from_fn(|p| {
+        (0..PLAYERS)
+            .map(|k| (reaches[p] & exactly[k]).count_ones() as i32 * SCORE_UNITS / (k as i32 + 1))
+            .sum()
+    })
+}
+
+/// 64 squares for the only player with pieces left (none for the others), if there is
+/// one such player or none at all.
+fn lone_survivor(men: &[Bitboard; PLAYERS]) -> Option<[i32; PLAYERS]> {
     let with_pieces = men.iter().filter(|&&m| m != 0).count();
-    if with_pieces <= 1 {
-        return std::array::from_fn(|p| if men[p] != 0 { 64 } else { 0 });
+    (with_pieces <= 1)
+        .then(|| std::array::from_fn(|p| if men[p] != 0 { 64 * SCORE_UNITS } else { 0 }))
+}
+
+/// Scores by exclusive squares (the option `scoring=exclusive`, the earlier ruling), in
+/// twelfths: the only player with pieces scores 64; otherwise each player scores the
+/// squares of its reach that no other player can reach.
+pub fn exclusive_scores(men: &[Bitboard; PLAYERS]) -> [i32; PLAYERS] {
+    if let Some(alone) = lone_survivor(men) {
+        return alone;
     }
     let reaches = reaches(men);
     std::array::from_fn(|p| {
         let others = (0..PLAYERS)
             .filter(|&q| q != p)
             .fold(0, |acc, q| acc | reaches[q]);
-        (reaches[p] & !others).count_ones() as i32
+        (reaches[p] & !others).count_ones() as i32 * SCORE_UNITS
     })
 }
 
@@ -177,17 +221,71 @@ mod tests {
         }
     }
 
+    const U: i32 = SCORE_UNITS;
+
     #[test]
-    fn scores_follow_the_seed_examples() {
+    fn scores_follow_the_seed_examples_under_both_rulings() {
         let mut board = [0; PLAYERS];
         board[0] = men("a1 a2 b1 b2");
-        assert_eq!(scores_by_reach(&board), [64, 0, 0, 0]);
+        assert_eq!(shared_scores(&board), [64 * U, 0, 0, 0]);
+        assert_eq!(exclusive_scores(&board), [64 * U, 0, 0, 0]);
         // A free three-piece figure against a lone piece on its missing colour.
         board[0] = men("d4 e4 d5");
         board[2] = men("e5");
-        assert_eq!(scores_by_reach(&board), [48, 0, 1, 0]);
+        assert_eq!(shared_scores(&board), [48 * U, 0, U, 0]);
+        assert_eq!(exclusive_scores(&board), [48 * U, 0, U, 0]);
         assert!(!capture_possible(&board));
         board[1] = men("b2");
         assert!(capture_possible(&board), "b2 is in white's reach");
+    }
+
+    #[test]
+    fn a_shared_square_is_split_among_those_who_reach_it() {
+        // The start: four domas each reach all 64 squares, so each scores 16.
+        let start = [
+            men("a1 a2 b1 b2"),
+            men("a7 a8 b7 b8"),
+            men("g7 g8 h7 h8"),
+            men("g1 g2 h1 h2"),
+        ];
+        assert_eq!(shared_scores(&start), [16 * U; 4]);
+        assert_eq!(exclusive_scores(&start), [0; 4]);
+        // White a1 a2 and yellow a5 a6 each reach the a-file; red's lone a3 reaches a3.
+        let board = [men("a1 a2"), men("a5 a6"), men("a3"), 0];
+        // a3 is shared by three (4 twelfths each); a1 a2 a4..a8 by white and yellow.
+        assert_eq!(
+            shared_scores(&board),
+            [7 * U / 2 + U / 3, 7 * U / 2 + U / 3, U / 3, 0]
+        );
+        assert_eq!(exclusive_scores(&board), [0, 0, 0, 0]);
+        // A naive count agrees on random boards.
+        let mut rng = crate::game::Rng(0x5_4A2E);
+        for _ in 0..2_000 {
+            let mut board: [Bitboard; PLAYERS] = [0; PLAYERS];
+            for _ in 0..8 {
+                let player = rng.below(PLAYERS);
+                if board[player].count_ones() < 4 {
+                    let sq = 1u64 << rng.below(64);
+                    if board.iter().all(|&m| m & sq == 0) {
+                        board[player] |= sq;
+                    }
+                }
+            }
+            let reaches = reaches(&board);
+            let naive: [i32; PLAYERS] = if board.iter().filter(|&&m| m != 0).count() <= 1 {
+                std::array::from_fn(|p| if board[p] != 0 { 64 * U } else { 0 })
+            } else {
+                std::array::from_fn(|p| {
+                    (0..64)
+                        .filter(|&sq| reaches[p] >> sq & 1 == 1)
+                        .map(|sq| {
+                            let k = reaches.iter().filter(|&&r| r >> sq & 1 == 1).count();
+                            U / k as i32
+                        })
+                        .sum()
+                })
+            };
+            assert_eq!(shared_scores(&board), naive, "{board:?}");
+        }
     }
 }

@@ -5,9 +5,9 @@ use super::fen;
 use super::notation::Notation;
 use super::position::{Move, Position};
 use super::reference::{self, Board};
-use crate::game::Game;
 use crate::game::Rng;
 use crate::game::testing::assert_refused;
+use crate::game::{Game, Outcome};
 
 fn sq(name: &str) -> Square {
     Square::from_coords(name.chars().next().unwrap(), name[1..].parse().unwrap()).unwrap()
@@ -135,12 +135,55 @@ fn the_doma_sequence_of_chapter_four() {
 
 // ---- the end of the game ----
 
+/// Scores count twelfths of a square.
+const U: i32 = super::reach::SCORE_UNITS;
+
+#[test]
+fn shared_squares_give_16_each_at_the_start_and_fractions_where_three_meet() {
+    let mut p = Position::start();
+    assert_eq!(p.scores(), [16 * U; 4]);
+    // Every ending says who stands better: here the capture limit after one move.
+    p.set_rule_option("capture-limit", "1").unwrap();
+    let mv = p.parse_move("a1-b1-c1").unwrap();
+    p.play(mv);
+    let outcome = p.outcome().unwrap();
+    assert_eq!(outcome.reason, super::CAPTURE_LIMIT);
+    assert_eq!(outcome.scores.iter().sum::<i32>(), 64 * U);
+    // The earlier ruling gave everybody 0 while the figures overlap.
+    p.set_rule_option("scoring", "exclusive").unwrap();
+    assert_eq!(p.outcome().unwrap().scores, [0; 4]);
+
+    // White a1 a2 and yellow a5 a6 each reach the a-file; red's lone a3 reaches a3,
+    // which all three share: white and yellow 7 * 1/2 + 1/3, red 1/3.
+    let p = Position::from_fen("8/8/Y7/Y7/8/R7/W7/W7 w").unwrap();
+    assert_eq!(p.scores(), [46, 46, 4, 0]);
+    let outcome = Outcome {
+        reason: super::REPETITION,
+        scores: p.scores().to_vec(),
+    };
+    assert_eq!(
+        Position::describe_outcome(&outcome),
+        "white and yellow share first place (threefold repetition; white 3.83, yellow 3.83, red 0.33, magenta 0; ranking white = yellow > red > magenta)"
+    );
+    // Exact ties: no rounding decides a place.
+    assert_eq!(outcome.ranking(), [vec![0, 1], vec![2], vec![3]]);
+}
+
+#[test]
+fn a_lone_survivor_with_two_pieces_scores_64() {
+    let p = Position::from_fen("8/8/8/8/8/8/8/W6W y").unwrap();
+    let outcome = p.outcome().unwrap();
+    assert_eq!(outcome.reason, super::LAST_PLAYER);
+    assert_eq!(outcome.scores, [64 * U, 0, 0, 0]);
+    assert_eq!(outcome.winner(), Some(0));
+}
+
 #[test]
 fn one_player_left_scores_64() {
     let p = Position::from_fen("8/8/8/8/8/8/WW6/WW6 w 0 1").unwrap();
     let outcome = p.outcome().unwrap();
     assert_eq!(outcome.reason, super::LAST_PLAYER);
-    assert_eq!(outcome.scores, [64, 0, 0, 0]);
+    assert_eq!(outcome.scores, [64 * U, 0, 0, 0]);
     assert_eq!(
         Position::describe_outcome(&outcome),
         "white wins (one player left; white 64, yellow 0, red 0, magenta 0; ranking white > yellow = red = magenta)"
@@ -152,7 +195,7 @@ fn nobody_able_to_move_ends_the_game() {
     let p = Position::from_fen("R7/8/8/8/8/8/8/W6Y w 0 1").unwrap();
     let outcome = p.outcome().unwrap();
     assert_eq!(outcome.reason, super::NO_MOVES);
-    assert_eq!(outcome.scores, [1, 1, 1, 0]);
+    assert_eq!(outcome.scores, [U, U, U, 0]);
     assert_eq!(
         outcome.verdict(Position::PLAYERS),
         "white and yellow and red share first place"
@@ -165,14 +208,17 @@ fn no_possible_capture_ends_the_game_with_scores_by_reach_or_by_pieces() {
     let mut p = Position::from_fen("8/8/8/3WR3/3WW3/8/8/8 w 0 1").unwrap();
     let outcome = p.outcome().unwrap();
     assert_eq!(outcome.reason, super::NO_CAPTURES);
-    assert_eq!(outcome.scores, [48, 0, 1, 0]);
+    assert_eq!(outcome.scores, [48 * U, 0, U, 0]);
     assert_eq!(outcome.ranking(), [vec![0], vec![2], vec![1, 3]]);
     assert_eq!(
         Position::describe_outcome(&outcome),
         "white wins (no capture possible; white 48, yellow 0, red 1, magenta 0; ranking white > red > yellow = magenta)"
     );
     p.set_rule_option("scoring", "pieces").unwrap();
-    assert_eq!(p.outcome().unwrap().scores, [3, 0, 1, 0]);
+    assert_eq!(p.outcome().unwrap().scores, [3 * U, 0, U, 0]);
+    p.set_rule_option("scoring", "exclusive").unwrap();
+    assert_eq!(p.outcome().unwrap().scores, [48 * U, 0, U, 0]);
+    assert!(p.set_rule_option("scoring", "reach").is_err());
     // While reaches meet, the game goes on.
     let p = Position::from_fen("8/8/8/3W4/3WW3/8/8/7R w 0 1").unwrap();
     assert!(p.outcome().is_none());

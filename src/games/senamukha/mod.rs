@@ -57,6 +57,7 @@ impl Game for Position {
             piece_moves: &["E& WFAD", "P& fmWfcF"],
         }),
         end_reasons: position::END_REASONS,
+        score_units: 1,
     };
 
     const RULE_OPTIONS: &'static [RuleOption] = &[RuleOption {
