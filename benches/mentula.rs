@@ -21,7 +21,7 @@ fn mentula_reach(c: &mut Criterion) {
         b.iter(|| black_box(reach::reach(black_box(position.men(0)))))
     });
     group.bench_function("scores of a position", |b| {
-        b.iter(|| black_box(reach::scores_by_reach(black_box(position.all_men()))))
+        b.iter(|| black_box(reach::shared_scores(black_box(position.all_men()))))
     });
     group.bench_function("outcome of the start position", |b| {
         let start = Position::start();

@@ -155,14 +155,15 @@ pub fn session(script: String) -> String {
 }
 
 /// One request line in the native protocol, between two `fen` requests: it gets
-/// exactly one reply, and a refused request leaves the position as it was.
+/// exactly one reply, and a refused request leaves the position as it was. A `stop`
+/// follows it, so that work it starts (`go depth 22`) ends at once.
 pub fn check_native_request(game: &str, line: &str) {
     // One line only; `quit` would end the session before the second `fen`.
     let line = line.lines().next().unwrap_or("");
     if line.trim_start().to_ascii_lowercase().starts_with("quit") {
         return;
     }
-    let script = format!("1 game {game}\n2 fen\n7 {line}\n8 fen\n");
+    let script = format!("1 game {game}\n2 fen\n7 {line}\n9 stop\n8 fen\n");
     let output = session(script);
     let replies: Vec<&str> = output
         .split("\n\n")
@@ -195,15 +196,16 @@ pub fn check_native_request(game: &str, line: &str) {
     }
 }
 
-/// Lines in the UCI dialect after the handshake: every `go` that searches gets exactly
-/// one `bestmove`.
+/// Lines in the UCI dialect after the handshake, each followed by `stop` (so that any
+/// search ends at once): every `go` that searches gets exactly one `bestmove`.
 pub fn check_uci_lines(text: &str) {
     let lines: Vec<&str> = text
         .lines()
         .take(8)
         .filter(|l| !l.trim_start().to_ascii_lowercase().starts_with("quit"))
         .collect();
-    let output = session(format!("uci\n{}\n", lines.join("\n")));
+    let script: String = lines.iter().map(|l| format!("{l}\nstop\n")).collect();
+    let output = session(format!("uci\n{script}"));
     assert!(output.contains("uciok"), "{output:?}");
     let searches = lines
         .iter()
