@@ -74,6 +74,16 @@ fn always(script: &str, any_move: bool, expected: &str) {
 }
 
 #[test]
+fn an_id_without_a_command_is_answered_in_its_turn_after_the_search() {
+    // Found by the protocol soak: it was answered beside the search, out of turn.
+    always(
+        "1 go depth 3\n7\n2 to_move\n",
+        false,
+        "=1\n\nbestmove i3h5\n?7 the request has an id but no command\n\n=2 white\n",
+    );
+}
+
+#[test]
 fn a_count_then_the_end_of_input_prints_the_count() {
     always("perft 3\n", false, "= 113700\n");
     always("perft 3\nquit\n", false, "= 113700\n\n=\n");
