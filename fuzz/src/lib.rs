@@ -210,8 +210,10 @@ pub fn check_uci_lines(text: &str) {
     let searches = lines
         .iter()
         .filter(|l| {
+            // Words as the dialect reads them: separated by spaces and tabs only.
             let words: Vec<String> = l
-                .split_whitespace()
+                .split([' ', '\t'])
+                .filter(|w| !w.is_empty())
                 .map(|w| w.to_ascii_lowercase())
                 .collect();
             words.first().is_some_and(|w| w == "go") && words.get(1).is_none_or(|w| w != "perft")

@@ -316,7 +316,11 @@ impl Session {
     }
 
     fn go(&mut self, args: &[String]) -> Result<(), String> {
-        if args.first().is_some_and(|a| a == "perft") {
+        // Like every go keyword, without regard to case.
+        if args
+            .first()
+            .is_some_and(|a| a.eq_ignore_ascii_case("perft"))
+        {
             let text = args.get(1).ok_or("go perft needs a depth")?;
             let depth = text
                 .parse::<u32>()
