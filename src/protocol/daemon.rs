@@ -353,22 +353,29 @@ impl Daemon {
             }
             Err(format!("{what} needs a number, not {:?}", quoted(text)))
         };
+        // A small count in `1..=max` of `unit`s (named in the errors when not empty).
+        let small = |i: usize, what: &str, max: i128, unit: &str| -> Result<u32, String> {
+            let (of, per) = if unit.is_empty() {
+                (String::new(), String::new())
+            } else {
+                (format!(" of {unit}"), format!(" {unit}"))
+            };
+            let text = args
+                .get(i)
+                .ok_or_else(|| format!("{what} needs a number{of}"))?;
+            match text.parse::<i128>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(n as u32),
+                Ok(_) => Err(format!(
+                    "{what} is out of range: {} (1 to {max}{per})",
+                    quoted(text)
+                )),
+                Err(_) => Err(format!("{what} needs a number{of}, not {:?}", quoted(text))),
+            }
+        };
         while i < args.len() {
             match args[i].to_ascii_lowercase().as_str() {
                 "depth" => {
-                    let text = args.get(i + 1).ok_or("depth needs a number")?;
-                    limits.depth = Some(match text.parse::<i128>() {
-                        Ok(d @ 1..=64) => d as u32,
-                        Ok(_) => {
-                            return Err(format!(
-                                "depth is out of range: {} (1 to 64)",
-                                quoted(text)
-                            ));
-                        }
-                        Err(_) => {
-                            return Err(format!("depth needs a number, not {:?}", quoted(text)));
-                        }
-                    });
+                    limits.depth = Some(small(i + 1, "depth", 64, "")?);
                     i += 2;
                 }
                 "nodes" => {
@@ -389,22 +396,7 @@ impl Daemon {
                     i += 1;
                 }
                 "mate" => {
-                    let text = args.get(i + 1).ok_or("mate needs a number of moves")?;
-                    limits.mate = Some(match text.parse::<i128>() {
-                        Ok(n @ 1..=32) => n as u32,
-                        Ok(_) => {
-                            return Err(format!(
-                                "mate is out of range: {} (1 to 32 moves)",
-                                quoted(text)
-                            ));
-                        }
-                        Err(_) => {
-                            return Err(format!(
-                                "mate needs a number of moves, not {:?}",
-                                quoted(text)
-                            ));
-                        }
-                    });
+                    limits.mate = Some(small(i + 1, "mate", 32, "moves")?);
                     i += 2;
                 }
                 which @ ("time" | "inc") => {
