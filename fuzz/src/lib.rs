@@ -210,10 +210,11 @@ pub fn check_uci_lines(text: &str) {
     let searches = lines
         .iter()
         .filter(|l| {
-            // Words as the dialect reads them: a line's final carriage return dropped,
-            // separated by spaces and tabs only.
+            // Words as the dialect reads them: one carriage return before the line's
+            // end dropped (a CRLF line), separated by spaces and tabs only.
             let words: Vec<String> = l
-                .trim_end_matches('\r')
+                .strip_suffix('\r')
+                .unwrap_or(l)
                 .split([' ', '\t'])
                 .filter(|w| !w.is_empty())
                 .map(|w| w.to_ascii_lowercase())
