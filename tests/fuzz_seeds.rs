@@ -110,7 +110,25 @@ fn a_native_request_gets_one_reply_and_a_refused_one_changes_nothing() {
 fn every_uci_search_gets_one_bestmove() {
     exercise("uci_protocol", 100, |data| {
         if let Ok(text) = std::str::from_utf8(data) {
-            properties::check_uci_lines(text);
+            properties::check_uci_lines("uci", text);
+        }
+    });
+}
+
+#[test]
+fn every_ugi_search_gets_one_bestmove() {
+    exercise("ugi_protocol", 100, |data| {
+        if let Ok(text) = std::str::from_utf8(data) {
+            properties::check_uci_lines("ugi", text);
+        }
+    });
+}
+
+#[test]
+fn every_cecp_ping_gets_its_pong_in_order_after_the_moves() {
+    exercise("cecp_protocol", 200, |data| {
+        if let Ok(text) = std::str::from_utf8(data) {
+            properties::check_cecp_lines(text);
         }
     });
 }

@@ -196,32 +196,70 @@ pub fn check_native_request(game: &str, line: &str) {
     }
 }
 
-/// Lines in the UCI dialect after the handshake, each followed by `stop` (so that any
-/// search ends at once): every `go` that searches gets exactly one `bestmove`.
-pub fn check_uci_lines(text: &str) {
+/// Lines in the UCI dialect (`uci`) or UGI (`ugi`) after the handshake, each followed
+/// by `stop` (so that any search ends at once): every `go` that searches gets exactly
+/// one `bestmove`.
+pub fn check_uci_lines(dialect: &str, text: &str) {
     let lines: Vec<&str> = text
         .lines()
         .take(8)
         .filter(|l| !l.trim_start().to_ascii_lowercase().starts_with("quit"))
         .collect();
     let script: String = lines.iter().map(|l| format!("{l}\nstop\n")).collect();
-    let output = session(format!("uci\n{script}"));
-    assert!(output.contains("uciok"), "{output:?}");
+    let output = session(format!("{dialect}\n{script}"));
+    assert!(output.contains(&format!("{dialect}ok")), "{output:?}");
     let searches = lines
         .iter()
         .filter(|l| {
-            // Words as the dialect reads them: one carriage return before the line's
-            // end dropped (a CRLF line), separated by spaces and tabs only.
-            let words: Vec<String> = l
-                .strip_suffix('\r')
-                .unwrap_or(l)
-                .split([' ', '\t'])
-                .filter(|w| !w.is_empty())
-                .map(|w| w.to_ascii_lowercase())
-                .collect();
+            let words = dialect_words(l);
             words.first().is_some_and(|w| w == "go") && words.get(1).is_none_or(|w| w != "perft")
         })
         .count();
     let bestmoves = output.lines().filter(|l| l.starts_with("bestmove")).count();
     assert_eq!(bestmoves, searches, "{lines:?}: {output:?}");
+}
+
+/// A line's words as the dialects read them: one carriage return before the line's end
+/// dropped (a CRLF line), separated by spaces and tabs only, in lower case.
+fn dialect_words(line: &str) -> Vec<String> {
+    line.strip_suffix('\r')
+        .unwrap_or(line)
+        .split([' ', '\t'])
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_lowercase())
+        .collect()
+}
+
+/// Lines in CECP after `xboard` and `protover 2`, each followed by `?` (a search on
+/// the engine's move plays at once) and `ping N`: every `ping` gets exactly one `pong`,
+/// in order, as XBoard relies on; and as `?` made every search on the engine's move
+/// play before the `ping` after it, no `move` comes after the last `pong`.
+pub fn check_cecp_lines(text: &str) {
+    let lines: Vec<&str> = text
+        .lines()
+        .take(8)
+        .filter(|l| {
+            let words = dialect_words(l);
+            words.first().is_none_or(|w| w != "quit" && w != "ping")
+        })
+        .collect();
+    let script: String = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("{l}\n?\nping {}\n", i + 1))
+        .collect();
+    let output = session(format!("xboard\nprotover 2\n{script}"));
+    assert!(output.contains("feature "), "{output:?}");
+    let pongs: Vec<&str> = output
+        .lines()
+        .filter_map(|l| l.strip_prefix("pong "))
+        .collect();
+    let expected: Vec<String> = (1..=lines.len()).map(|i| i.to_string()).collect();
+    assert_eq!(pongs, expected, "{lines:?}: {output:?}");
+    if let Some(last) = output.rfind("\npong ") {
+        assert!(
+            !output[last..].contains("\nmove "),
+            "a move after the last pong: {lines:?}: {output:?}"
+        );
+    }
 }
