@@ -354,6 +354,53 @@ pub enum MoveError {
 /// The longest part of a user's text that an error message quotes.
 pub const QUOTED_CHARS: usize = 40;
 
+/// A diagram layer the game does not draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLayer {
+    pub game: &'static str,
+    /// As asked, [`quoted`].
+    pub name: String,
+    /// The game's layers ([`Game::DIAGRAM_LAYERS`]).
+    pub known: &'static [&'static str],
+}
+
+impl fmt::Display for UnknownLayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known = if self.known.is_empty() {
+            "none".to_string()
+        } else {
+            self.known.join(", ")
+        };
+        write!(
+            f,
+            "unknown diagram layer {:?} ({}'s diagrams have {known})",
+            self.name, self.game
+        )
+    }
+}
+
+/// The layers asked for (in any case) as the game names them, for
+/// [`Game::diagram_svg_with`]; the first unknown one is the error.
+pub fn diagram_layers<G: Game>(
+    asked: &[impl AsRef<str>],
+) -> Result<Vec<&'static str>, UnknownLayer> {
+    asked
+        .iter()
+        .map(|layer| {
+            let layer = layer.as_ref();
+            G::DIAGRAM_LAYERS
+                .iter()
+                .find(|k| k.eq_ignore_ascii_case(layer))
+                .copied()
+                .ok_or_else(|| UnknownLayer {
+                    game: G::NAME,
+                    name: quoted(layer),
+                    known: G::DIAGRAM_LAYERS,
+                })
+        })
+        .collect()
+}
+
 /// A user's text as an error message quotes it: control characters escaped (`\u{1}`),
 /// so that a reply stays one printable line, and cut after [`QUOTED_CHARS`] characters
 /// (marked `…`).
@@ -537,6 +584,16 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// known) marked. Elements carry ids and classes a client can use (squares
     /// `sq-<name>`, pits `pit-<letter>`, men of class `man`); no line is blank.
     fn diagram_svg(&self, last: Option<Self::Move>) -> String;
+
+    /// What a diagram can show besides the position, on request (Mentula: `reach`).
+    const DIAGRAM_LAYERS: &'static [&'static str] = &[];
+
+    /// [`Game::diagram_svg`] with `layers` drawn too, each one of
+    /// [`Game::DIAGRAM_LAYERS`] (the caller checks).
+    fn diagram_svg_with(&self, last: Option<Self::Move>, layers: &[&str]) -> String {
+        let _ = layers;
+        self.diagram_svg(last)
+    }
 
     /// The outcome in words: `white wins (checkmate)`. Games whose scores mean more
     /// than win or loss add them.

@@ -15,7 +15,8 @@
 //! - [`search`]: the searches, which know no game;
 //! - [`perft`], [`record`]: counting move trees, reading and writing game records;
 //! - [`protocol`]: the native protocol and the UCI, UGI and CECP dialects;
-//! - [`tournament`]: `ludus match`; [`bench`]: the fixed-depth benchmark.
+//! - [`tournament`]: `ludus match`; [`bench`]: the fixed-depth benchmark;
+//! - [`web`]: `ludus serve`, the board in the browser, a client of the protocol.
 //!
 //! The rules of each game live in `games/<game>/`; everything else talks to them
 //! through the [`game::Game`] trait and takes the games from [`games`].
@@ -29,3 +30,4 @@ pub mod record;
 pub mod search;
 mod square_board;
 pub mod tournament;
+pub mod web;

@@ -161,6 +161,9 @@ enum Command {
         /// Moves to play first, separated by spaces, in any accepted notation.
         #[arg(long)]
         moves: Option<String>,
+        /// Something more to draw (repeatable): Mentula's reach.
+        #[arg(long = "layer", value_name = "LAYER")]
+        layers: Vec<String>,
     },
     /// Prints random openings for `ludus match --openings`: distinct lines of random
     /// legal moves from the start.
@@ -176,6 +179,22 @@ enum Command {
         /// The random seed: the same seed gives the same openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Serves the board: a page for all three games, each browser tab an engine session
+    /// of the native protocol over a WebSocket (protocol-spec/serve.md).
+    Serve {
+        /// The address to listen on; beyond loopback anyone who reaches it can play.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// Sessions (open tabs) at once.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=256))]
+        sessions: u64,
+        /// Seconds after which a session's search (or count) is stopped.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
+        think_limit: u64,
+        /// The largest Hash a session may set, in MiB.
+        #[arg(long, default_value_t = 256, value_parser = ludus::protocol::parse_hash)]
+        hash_limit: usize,
     },
     /// Replays a game record and prints its moves, final position and result.
     Replay {
@@ -214,6 +233,31 @@ fn main() -> ExitCode {
             }
         };
     }
+    if let Command::Serve {
+        listen,
+        sessions,
+        think_limit,
+        hash_limit,
+    } = command
+    {
+        let options = ludus::web::Options {
+            listen,
+            sessions: sessions as usize,
+            work_limit: std::time::Duration::from_secs(think_limit),
+            hash_mib: hash_limit,
+        };
+        let ready = |address: std::net::SocketAddr| {
+            println!("ludus serves the board at http://{address}/");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        };
+        return match ludus::web::run(options, ready) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("ludus: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if let Command::Match(args) = command {
         struct Match(MatchArgs);
         impl games::Visitor for Match {
@@ -239,9 +283,10 @@ fn main() -> ExitCode {
         | Command::Diagram { setup, .. } => setup.game.clone(),
         Command::Openings { game, .. } => game.clone(),
         // The bench covers every game; any game type can run it.
-        Command::Bench { .. } | Command::Endgame { .. } | Command::Match(_) => {
-            games::DEFAULT.to_string()
-        }
+        Command::Bench { .. }
+        | Command::Endgame { .. }
+        | Command::Match(_)
+        | Command::Serve { .. } => games::DEFAULT.to_string(),
     };
     struct Run(Command);
     impl games::Visitor for Run {
@@ -325,7 +370,7 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Bench { depth } => ludus::bench::run(depth, &mut std::io::stdout()),
-        Command::Endgame { .. } | Command::Match(_) => Ok(()),
+        Command::Endgame { .. } | Command::Match(_) | Command::Serve { .. } => Ok(()),
         Command::Perft {
             setup: Setup { fen, rules, .. },
             moves,
@@ -339,13 +384,15 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
         Command::Diagram {
             setup: Setup { fen, rules, .. },
             moves,
+            layers,
         } => {
             let mut position: G = set_up(fen.as_deref(), &rules, moves.as_deref())?;
             let last = position.undo();
             if let Some(mv) = last {
                 position.play(mv);
             }
-            println!("{}", position.diagram_svg(last));
+            let drawn = ludus::game::diagram_layers::<G>(&layers).map_err(|e| e.to_string())?;
+            println!("{}", position.diagram_svg_with(last, &drawn));
             Ok(())
         }
         Command::Openings {

@@ -184,3 +184,72 @@ fn the_protocol_and_the_command_line_give_the_same_svg() {
     assert!(output.status.success());
     assert_eq!(String::from_utf8(output.stdout).unwrap().trim_end(), svg);
 }
+
+/// The score the reach layer shows, in twelfths: each reached square split among the
+/// players on its `data-players`.
+fn scores_drawn(document: &roxmltree::Document) -> [i32; 4] {
+    let mut scores = [0; 4];
+    for group in with_class(document, "reach") {
+        let players: Vec<&str> = group
+            .attribute("data-players")
+            .unwrap()
+            .split(' ')
+            .collect();
+        assert_eq!(
+            group.attribute("class").unwrap().contains("shared"),
+            players.len() > 1,
+            "a square is outlined exactly when it is shared"
+        );
+        assert_eq!(
+            group
+                .children()
+                .filter(|c| c.has_tag_name("circle"))
+                .count(),
+            players.len(),
+            "a dot for each player"
+        );
+        for player in players {
+            let p = ["white", "yellow", "red", "magenta"]
+                .iter()
+                .position(|n| *n == player)
+                .unwrap();
+            scores[p] += 12 / group.attribute("data-players").unwrap().split(' ').count() as i32;
+        }
+    }
+    scores
+}
+
+#[test]
+fn mentula_shows_each_players_reach_on_request_and_it_adds_up_to_the_scores() {
+    for fen in [
+        // RULES.md's free figure against a lone man: 48 squares and 1.
+        "8/8/8/4R3/3WW3/8/8/8 w 1 1",
+        // a3 shared by three players, the rest of the a-file by two.
+        "8/8/Y7/Y7/8/R7/W7/W7 w 1 1",
+        "startpos",
+    ] {
+        let position = if fen == "startpos" {
+            mentula::Position::start()
+        } else {
+            mentula::Position::from_fen(fen).unwrap()
+        };
+        let svg = position.diagram_svg_with(None, &["reach"]);
+        let document = parse(&svg);
+        let scores = position.scores();
+        assert_eq!(scores_drawn(&document), scores, "{fen}");
+        assert_eq!(
+            position.diagram_svg_with(None, &[]),
+            position.diagram_svg(None),
+            "no layer asked, none drawn"
+        );
+        if fen.starts_with("8/8/Y7") {
+            let shared = with_class(&document, "shared");
+            let three: Vec<_> = shared
+                .into_iter()
+                .filter(|g| g.attribute("data-players") == Some("white yellow red"))
+                .collect();
+            assert_eq!(squares_of(&three), ["a3"]);
+            golden("mentula-reach", &svg);
+        }
+    }
+}

@@ -70,6 +70,27 @@ struct Daemon {
     worker: Worker,
     hash_mib: usize,
     move_overhead: Duration,
+    bounds: Bounds,
+}
+
+/// What one session may take of the machine: for sessions that a program serves to
+/// others (`ludus serve`), so that none can hold a core or the memory for ever. A
+/// session on standard input is unbounded.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// Work (a search, a count) is stopped after this long, as by `stop`.
+    pub work: Option<Duration>,
+    /// The largest `Hash`, in MiB.
+    pub hash_mib: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            work: None,
+            hash_mib: MAX_HASH_MIB,
+        }
+    }
 }
 
 /// A reply: `=` or `?`, the id if the request had one, then the text: on the same
@@ -218,7 +239,10 @@ impl Daemon {
             "show" => Ok(self.table().diagram()),
             "diagram" => match arg(0).map(|a| a.to_ascii_lowercase()).as_deref() {
                 None | Some("text") => Ok(self.table().diagram()),
-                Some("svg") => Ok(self.table().diagram_svg()),
+                Some("svg") => {
+                    let layers: Vec<&str> = args[1..].iter().map(String::as_str).collect();
+                    self.table().diagram_svg(&layers).map_err(String::from)
+                }
                 Some(other) => Err(format!(
                     "diagram takes text or svg, not {:?}",
                     quoted(other)
@@ -278,6 +302,12 @@ impl Daemon {
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let mib = parse_hash(&value)?;
+                if mib > self.bounds.hash_mib {
+                    return Err(format!(
+                        "Hash is at most {} MiB in this session, not {mib}",
+                        self.bounds.hash_mib
+                    ));
+                }
                 let taken = self.table().set_hash(mib);
                 self.hash_mib = self.table().hash_mib();
                 taken?;
@@ -535,13 +565,36 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
         "xboard" => return cecp::serve(lines, out),
         _ => {}
     }
+    serve_lines(out, first, &lines, Bounds::default());
+}
+
+/// Serves the native protocol only (no dialect is chosen by the first line) within
+/// `bounds`: the sessions that `ludus serve` gives its clients.
+pub fn serve_native(
+    input: impl Read + Send + 'static,
+    output: impl Write + Send + 'static,
+    bounds: Bounds,
+) {
+    serve_lines(Writer::new(output), None, &spawn_reader(input), bounds);
+}
+
+fn serve_lines(
+    out: Writer,
+    first: Option<Input>,
+    lines: &std::sync::mpsc::Receiver<Input>,
+    bounds: Bounds,
+) {
+    let hash_mib = DEFAULT_HASH_MIB.min(bounds.hash_mib);
+    let mut worker = Worker::new(new_table(games::DEFAULT, hash_mib).expect("a game"));
+    worker.limit_work(bounds.work);
     let mut daemon = Daemon {
         out,
-        worker: Worker::new(new_table(games::DEFAULT, DEFAULT_HASH_MIB).expect("a game")),
-        hash_mib: DEFAULT_HASH_MIB,
+        worker,
+        hash_mib,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+        bounds,
     };
-    session::run(&mut daemon, first, &lines);
+    session::run(&mut daemon, first, lines);
 }
 
 impl session::Dialect for Daemon {

@@ -77,6 +77,6 @@ mod table;
 mod uci;
 mod worker;
 
-pub use daemon::serve;
+pub use daemon::{Bounds, serve, serve_native};
 pub use table::TableError;
-pub use worker::{mate_verdict, parse_hash};
+pub use worker::{MAX_LINE, mate_verdict, parse_hash};

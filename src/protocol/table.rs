@@ -5,7 +5,9 @@ use std::sync::atomic::AtomicBool;
 
 use std::fmt;
 
-use crate::game::{Descriptor, MoveError, OptionError, Outcome, PositionError, RuleOption};
+use crate::game::{
+    Descriptor, MoveError, OptionError, Outcome, PositionError, RuleOption, UnknownLayer,
+};
 use crate::record::{self, RecordError};
 use crate::search::{EngineOption, Info, Limits, MemoryError, Searchable};
 
@@ -24,6 +26,8 @@ pub enum TableError {
         name: String,
         known: Vec<&'static str>,
     },
+    /// The game's diagrams have no such layer.
+    Layer(UnknownLayer),
     /// More moves to take back than were played since the position was set.
     Undo { asked: usize, played: usize },
     /// The record could not be replayed.
@@ -54,6 +58,7 @@ impl fmt::Display for TableError {
                 "unknown notation {name:?} ({game} has {})",
                 known.join(", ")
             ),
+            TableError::Layer(e) => e.fmt(f),
             TableError::Undo { asked, played } => write!(
                 f,
                 "cannot undo {asked} {}: {played} {} played since the position was set",
@@ -105,7 +110,8 @@ pub trait Table: Send {
     fn fen(&self) -> String;
     fn diagram(&self) -> String;
     /// The position as an SVG document, the last move played marked.
-    fn diagram_svg(&self) -> String;
+    /// The SVG diagram with the game's extra `layers` (an unknown one is an error).
+    fn diagram_svg(&self, layers: &[&str]) -> Result<String, TableError>;
     /// The player to move, or `none` when the game is over.
     fn to_move(&self) -> String;
     fn status(&self) -> String;
@@ -290,8 +296,11 @@ where
         self.position.diagram()
     }
 
-    fn diagram_svg(&self) -> String {
-        self.position.diagram_svg(self.moves.last().copied())
+    fn diagram_svg(&self, layers: &[&str]) -> Result<String, TableError> {
+        let asked = crate::game::diagram_layers::<G>(layers).map_err(TableError::Layer)?;
+        Ok(self
+            .position
+            .diagram_svg_with(self.moves.last().copied(), &asked))
     }
 
     fn to_move(&self) -> String {

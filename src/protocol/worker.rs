@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use super::table::{Table, TableOf};
 use crate::game::Descriptor;
@@ -205,6 +206,27 @@ impl Job<'_> {
     }
 }
 
+/// Sets `stop` once `limit` has passed, unless the work has `finished` before; looks
+/// often enough that the watch ends soon after the work.
+fn stop_after(limit: Duration, stop: &AtomicBool, finished: &AtomicBool) {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if finished.load(Ordering::Acquire) || stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let now = std::time::Instant::now();
+        if now >= deadline {
+            log::info!(
+                "work stopped after {} ms, this session's limit",
+                limit.as_millis()
+            );
+            stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
+    }
+}
+
 /// What a mate search (`go mate N`) established, said after its last `info` line:
 /// the mate it found, that there is none within N moves (its exhaustive search ran to
 /// the full depth), or that its other limits ended it before either. `None` for a
@@ -252,6 +274,8 @@ pub struct Worker {
     /// The game; `None` while a work thread holds it.
     table: Option<Box<dyn Table>>,
     work: Option<Work>,
+    /// Work is stopped after this long (see [`super::daemon::Bounds`]).
+    work_limit: Option<Duration>,
 }
 
 impl Worker {
@@ -259,7 +283,13 @@ impl Worker {
         Worker {
             table: Some(table),
             work: None,
+            work_limit: None,
         }
+    }
+
+    /// Stops every work after `limit` (`None`: only `stop` or its own limits end it).
+    pub fn limit_work(&mut self, limit: Option<Duration>) {
+        self.work_limit = limit;
     }
 
     /// What runs, if anything (finished work is collected first).
@@ -344,6 +374,10 @@ impl Worker {
         let stop = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
         let (flag, done) = (stop.clone(), finished.clone());
+        if let Some(limit) = self.work_limit {
+            let (flag, done) = (stop.clone(), finished.clone());
+            std::thread::spawn(move || stop_after(limit, &flag, &done));
+        }
         let handle = std::thread::spawn(move || {
             let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 job(&mut Job {
@@ -355,6 +389,8 @@ impl Worker {
             if ran.is_err() {
                 log::error!("the work thread failed; the game is kept as it was");
             }
+            // For a job that did not say so itself (and for the watch of its time).
+            done.store(true, Ordering::Release);
             table
         });
         self.work = Some(Work {

@@ -2,7 +2,8 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -119,5 +120,72 @@ impl Process {
         }
         let _ = self.child.kill();
         panic!("ludus did not exit within {wait:?}");
+    }
+}
+
+/// A `ludus serve` on a free loopback port, ended when dropped.
+pub struct Server {
+    child: Child,
+    /// Where it listens: `127.0.0.1:<port>`.
+    pub address: String,
+}
+
+impl Server {
+    pub fn start(args: &[&str]) -> Server {
+        let mut child = Command::cargo_bin("ludus")
+            .unwrap()
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ludus serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .trim()
+            .strip_prefix("ludus serves the board at http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("the address is announced: {line:?}"))
+            .to_string();
+        Server { child, address }
+    }
+
+    /// A raw HTTP/1.1 GET with the given Host; the status code and the body.
+    pub fn get(&self, path: &str, host: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response[9..12].parse().unwrap();
+        let body = response
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default();
+        (status, body)
+    }
+
+    pub fn own_origin(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// The server process's threads.
+    pub fn threads(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/task", self.child.id()))
+            .unwrap()
+            .count()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

@@ -150,7 +150,14 @@ impl Game for Position {
     }
 
     fn diagram_svg(&self, last: Option<Move>) -> String {
-        svg::diagram(self, last)
+        svg::diagram(self, last, false)
+    }
+
+    /// `reach`: the squares each player can reach, shared ones outlined.
+    const DIAGRAM_LAYERS: &'static [&'static str] = &["reach"];
+
+    fn diagram_svg_with(&self, last: Option<Move>, layers: &[&str]) -> String {
+        svg::diagram(self, last, layers.contains(&"reach"))
     }
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {

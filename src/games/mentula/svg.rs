@@ -1,9 +1,12 @@
 //! Mentula drawn as SVG: the four-coloured board (a square's colour is its file and
 //! rank parity, which no jump changes), the four players' men, and the last jump drawn
-//! from its start over its pivot to its target.
+//! from its start over its pivot to its target; on request each player's reach (a dot
+//! of the player's colour on every square the player can reach, the squares shared by
+//! several outlined), which is what the players score (RULES.md, Mentula, *Score*).
 
-use super::board::{NAMES, SIZE, Square};
+use super::board::{NAMES, PLAYERS, SIZE, Square};
 use super::position::{Move, Position};
+use super::reach;
 use crate::square_board::{SvgBoard, svg_centre};
 
 /// The four square colours, by [`Square::colour`].
@@ -11,7 +14,7 @@ const SQUARE_FILLS: [&str; 4] = ["#e8d8b0", "#b8d4b0", "#b0c4de", "#e0b8c8"];
 /// The players' colours, in turn order.
 const MEN_FILLS: [&str; 4] = ["#ffffff", "#f2c919", "#d62828", "#b0198a"];
 
-pub fn diagram(position: &Position, last: Option<Move>) -> String {
+pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> String {
     let mut marks = Vec::new();
     let mut overlay = String::new();
     if let Some(mv) = last {
@@ -46,6 +49,10 @@ pub fn diagram(position: &Position, last: Option<Move>) -> String {
             )
         })
     };
+    if show_reach {
+        // Over the men, so that a man's own square shows who reaches it too.
+        overlay.push_str(&reach_layer(position));
+    }
     SvgBoard {
         game: <Position as crate::game::Game>::NAME,
         size: SIZE,
@@ -55,4 +62,50 @@ pub fn diagram(position: &Position, last: Option<Move>) -> String {
         overlay,
     }
     .render()
+}
+
+/// Every reachable square as a group of class `reach` (`reach shared` when more than
+/// one player reaches it) with `data-square` and `data-players`, holding a dot of each
+/// such player's colour along the square's foot, below the man.
+fn reach_layer(position: &Position) -> String {
+    let men: [_; PLAYERS] = std::array::from_fn(|p| position.men(p));
+    let reaches = reach::reaches(&men);
+    let mut out = String::new();
+    for rank in (0..SIZE).rev() {
+        for file in 0..SIZE {
+            let sq = Square::new(file, rank);
+            let players: Vec<usize> = (0..PLAYERS)
+                .filter(|&p| reaches[p] & sq.bit() != 0)
+                .collect();
+            if players.is_empty() {
+                continue;
+            }
+            let (cx, cy) = svg_centre(SIZE, file, rank);
+            let (x, y) = (cx - 20, cy - 20);
+            let shared = players.len() > 1;
+            let names: Vec<&str> = players.iter().map(|&p| NAMES[p]).collect();
+            out.push_str(&format!(
+                "<g class=\"reach{}\" data-square=\"{sq}\" data-players=\"{}\">",
+                if shared { " shared" } else { "" },
+                names.join(" ")
+            ));
+            if shared {
+                out.push_str(&format!(
+                    "<rect x=\"{}\" y=\"{}\" width=\"36\" height=\"36\" fill=\"none\" stroke=\"#333333\" stroke-width=\"2\" stroke-dasharray=\"4 3\"/>",
+                    x + 2,
+                    y + 2
+                ));
+            }
+            for (i, &p) in players.iter().enumerate() {
+                out.push_str(&format!(
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\" stroke=\"#222222\" stroke-width=\"1\"/>",
+                    x + 9 + 7 * i,
+                    y + 36,
+                    MEN_FILLS[p]
+                ));
+            }
+            out.push_str("</g>\n");
+        }
+    }
+    out
 }

@@ -1,0 +1,377 @@
+//! `ludus serve`: a board for the three games in the browser.
+//!
+//! An HTTP server (axum, on tokio) gives one page, embedded in the binary, and a
+//! WebSocket at `/ws`. Every WebSocket is one engine session of the native protocol
+//! (protocol-spec/protocol.md), served by [`protocol::serve_native`] on threads of its
+//! own: the page is one more client of the documented protocol. A text message from the
+//! page is one or more request lines; every message the session writes (a reply, an
+//! `info` line, a `bestmove`) goes back as one text message.
+//!
+//! What keeps it safe to run (protocol-spec/serve.md):
+//! - it listens on loopback unless told otherwise, and on loopback it answers only
+//!   requests whose `Host` names loopback, so that a web page cannot reach it by a
+//!   name of its own that resolves to 127.0.0.1 (DNS rebinding);
+//! - a WebSocket whose `Origin` is not this server's own is refused: any web page could
+//!   otherwise drive a local engine;
+//! - messages, sessions, a session's search time and its hash table are bounded;
+//! - a closed socket ends its session: its search is stopped and its threads end.
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::mpsc as std_mpsc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+
+use crate::protocol::{self, Bounds};
+
+/// The page and what it loads, all in the binary (the page needs no network).
+const INDEX_HTML: &str = include_str!("page/index.html");
+const LUDUS_JS: &str = include_str!("page/ludus.js");
+const LUDUS_CSS: &str = include_str!("page/ludus.css");
+
+/// A message from the page longer than this closes its socket (WebSocket close code
+/// 1009); lines longer than the protocol's own limit are refused by the protocol.
+pub const MAX_MESSAGE: usize = 2 * protocol::MAX_LINE;
+
+/// How `ludus serve` runs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub listen: SocketAddr,
+    /// Sessions (open WebSockets) at once; one more is refused.
+    pub sessions: usize,
+    /// A search or count of a session is stopped after this long.
+    pub work_limit: Duration,
+    /// The largest `Hash` a session may set, in MiB.
+    pub hash_mib: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            sessions: 8,
+            work_limit: Duration::from_secs(60),
+            hash_mib: 256,
+        }
+    }
+}
+
+struct Server {
+    options: Options,
+    /// Where the server listens (the port chosen when 0 was asked for).
+    address: SocketAddr,
+    sessions: Arc<Semaphore>,
+}
+
+/// Serves until the process is ended; `ready` is told the address once it listens.
+pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(options.listen)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", options.listen))?;
+        let address = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the address listened on: {e}"))?;
+        if !address.ip().is_loopback() {
+            log::warn!(
+                "listening on {address}, beyond loopback: anyone who can reach it can play, \
+                 and the Host check against DNS rebinding is off"
+            );
+        }
+        let server = Arc::new(Server {
+            sessions: Arc::new(Semaphore::new(options.sessions)),
+            options,
+            address,
+        });
+        ready(address);
+        let app = Router::new()
+            .route("/", get(index))
+            .route("/ludus.js", get(script))
+            .route("/ludus.css", get(style))
+            .route("/ws", get(socket))
+            .with_state(server);
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .map_err(|e| format!("the server failed: {e}"))
+    })
+}
+
+/// Whether `host` (a `Host` header: name or address, then maybe a port) names the
+/// loopback interface.
+fn names_loopback(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+impl Server {
+    /// Refuses a request whose `Host` is not loopback when the server listens there.
+    fn check_host(&self, headers: &HeaderMap) -> Result<(), Forbidden> {
+        if !self.address.ip().is_loopback() {
+            return Ok(());
+        }
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        match host {
+            Some(host) if names_loopback(host) => Ok(()),
+            _ => Err(Forbidden(
+                "this server answers only requests addressed to loopback",
+            )),
+        }
+    }
+
+    /// Refuses a WebSocket opened by a page of another origin. A request without an
+    /// `Origin` comes from a program, not a browser page, and may connect.
+    fn check_origin(&self, headers: &HeaderMap) -> Result<(), Forbidden> {
+        let Some(origin) = headers.get(header::ORIGIN) else {
+            return Ok(());
+        };
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        let own = host.map(|h| format!("http://{h}"));
+        match (origin.to_str(), own) {
+            (Ok(origin), Some(own)) if origin.eq_ignore_ascii_case(&own) => Ok(()),
+            _ => Err(Forbidden(
+                "a WebSocket from a page of another origin is refused",
+            )),
+        }
+    }
+}
+
+/// A request refused with 403 Forbidden, and why.
+struct Forbidden(&'static str);
+
+impl IntoResponse for Forbidden {
+    fn into_response(self) -> Response {
+        refuse(StatusCode::FORBIDDEN, self.0)
+    }
+}
+
+fn refuse(status: StatusCode, why: &str) -> Response {
+    log::info!("refused: {why}");
+    (status, format!("{why}\n")).into_response()
+}
+
+fn asset(headers: &HeaderMap, server: &Server, kind: &'static str, body: &'static str) -> Response {
+    if let Err(refused) = server.check_host(headers) {
+        return refused.into_response();
+    }
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn index(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+    asset(&headers, &server, "text/html; charset=utf-8", INDEX_HTML)
+}
+
+async fn script(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+    asset(
+        &headers,
+        &server,
+        "text/javascript; charset=utf-8",
+        LUDUS_JS,
+    )
+}
+
+async fn style(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+    asset(&headers, &server, "text/css; charset=utf-8", LUDUS_CSS)
+}
+
+async fn socket(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if let Err(refused) = server
+        .check_host(&headers)
+        .and_then(|()| server.check_origin(&headers))
+    {
+        return refused.into_response();
+    }
+    let Ok(permit) = server.sessions.clone().try_acquire_owned() else {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "all {} sessions are in use; close a tab and try again",
+                server.options.sessions
+            ),
+        );
+    };
+    let bounds = Bounds {
+        work: Some(server.options.work_limit),
+        hash_mib: server.options.hash_mib,
+    };
+    upgrade
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| session(socket, peer, bounds, permit))
+}
+
+/// The session's input: the page's messages, as lines.
+struct FromPage {
+    messages: std_mpsc::Receiver<Vec<u8>>,
+    pending: std::io::Cursor<Vec<u8>>,
+}
+
+impl Read for FromPage {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = self.pending.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            match self.messages.recv() {
+                Ok(bytes) => self.pending = std::io::Cursor::new(bytes),
+                // The socket closed: the end of the session's input.
+                Err(_) => return Ok(0),
+            }
+        }
+    }
+}
+
+/// The session's output: each flushed message goes to the page as one text message.
+struct ToPage {
+    message: Vec<u8>,
+    page: mpsc::UnboundedSender<String>,
+}
+
+impl Write for ToPage {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.message.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.message.is_empty() {
+            let text = String::from_utf8_lossy(&std::mem::take(&mut self.message)).into_owned();
+            self.page
+                .send(text)
+                .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
+        }
+        Ok(())
+    }
+}
+
+/// One page's engine session, until either side ends it.
+async fn session(
+    mut socket: WebSocket,
+    peer: SocketAddr,
+    bounds: Bounds,
+    permit: OwnedSemaphorePermit,
+) {
+    log::info!("session opened by {peer}");
+    let (to_engine, messages) = std_mpsc::channel::<Vec<u8>>();
+    let (page, mut from_engine) = mpsc::unbounded_channel::<String>();
+    let engine = std::thread::spawn(move || {
+        let input = FromPage {
+            messages,
+            pending: std::io::Cursor::new(Vec::new()),
+        };
+        let output = ToPage {
+            message: Vec::new(),
+            page,
+        };
+        protocol::serve_native(input, output, bounds);
+    });
+    loop {
+        tokio::select! {
+            message = socket.recv() => match message {
+                Some(Ok(Message::Text(text))) => {
+                    let mut bytes = text.as_str().as_bytes().to_vec();
+                    if !bytes.ends_with(b"\n") {
+                        bytes.push(b'\n');
+                    }
+                    if to_engine.send(bytes).is_err() {
+                        break;
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    let refusal = "? a binary message is not a request: send requests as text\n\n";
+                    if socket.send(Message::Text(refusal.into())).await.is_err() {
+                        break;
+                    }
+                }
+                Some(Ok(Message::Close(_))) | None => break,
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                Some(Err(e)) => {
+                    log::info!("session of {peer}: {e}");
+                    break;
+                }
+            },
+            output = from_engine.recv() => match output {
+                Some(text) => {
+                    if socket.send(Message::Text(text.into())).await.is_err() {
+                        break;
+                    }
+                }
+                // The session ended (`quit`).
+                None => break,
+            },
+        }
+    }
+    // The page is gone or the session ended: stop any work, end the session's input,
+    // and wait for its threads before the session counts as closed.
+    let _ = to_engine.send(b"stop\nquit\n".to_vec());
+    drop(to_engine);
+    drop(from_engine);
+    let _ = tokio::task::spawn_blocking(move || engine.join()).await;
+    let _ = socket.send(Message::Close(None)).await;
+    drop(permit);
+    log::info!("session of {peer} closed");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts_are_told_from_others() {
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "LOCALHOST:1",
+            "127.0.0.1:8080",
+            "127.1.2.3",
+            "[::1]:8080",
+            "[::1]",
+        ] {
+            assert!(names_loopback(host), "{host}");
+        }
+        for host in [
+            "example.com",
+            "example.com:8080",
+            "localhost.example.com:8080",
+            "10.0.0.1:8080",
+            "[::2]:80",
+            "",
+        ] {
+            assert!(!names_loopback(host), "{host}");
+        }
+    }
+}

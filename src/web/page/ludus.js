@@ -1,0 +1,657 @@
+// The board of `ludus serve`: one more client of ludus's native protocol
+// (protocol-spec/protocol.md), over the WebSocket at /ws. The engine keeps the rules;
+// this page only draws what the engine says (`diagram svg`, `legal_moves`, `status`)
+// and keeps the list of moves played.
+'use strict';
+
+// What the page must know of each game to offer it: its players in turn order, the
+// notations its records are written in, and how to read a move's squares from the
+// canonical notation (for clicking).
+const GAMES = {
+  senamukha: {
+    players: ['white', 'black'],
+    notations: [['long', 'long form (seed)'], ['san', 'SAN'], ['coordinate', 'coordinates']],
+    seats: ['person', 'movetime 1000'],
+    // i3h5, a10a11e (a promotion names its piece)
+    squares: (move) => {
+      const m = /^([a-k]\d{1,2})([a-k]\d{1,2})([a-z]?)$/.exec(move);
+      return m && { from: m[1], to: m[2], extra: m[3] };
+    },
+  },
+  mentula: {
+    players: ['white', 'yellow', 'red', 'magenta'],
+    notations: [['full', 'full'], ['short', 'short'], ['compact', 'compact']],
+    seats: ['person', 'movetime 500', 'movetime 500', 'movetime 500'],
+    // a2-c3-e4, g8-f6xe4: start, pivot, target
+    squares: (move) => {
+      const parts = move.split(/[-x:]/);
+      return parts.length === 3 && { from: parts[0], pivot: parts[1], to: parts[2], extra: '' };
+    },
+  },
+  mangala: {
+    players: ['south', 'north'],
+    notations: [['letter', 'pit letters'], ['number', 'pit numbers']],
+    seats: ['person', 'movetime 1000'],
+    squares: () => null,
+  },
+};
+
+// What a seat can be: a person, or ludus with a limit per move.
+const SEAT_KINDS = [
+  ['person', 'a person'],
+  ['depth 1', 'ludus, depth 1 (weakest)'],
+  ['depth 3', 'ludus, depth 3'],
+  ['movetime 200', 'ludus, 0.2 s a move'],
+  ['movetime 500', 'ludus, 0.5 s a move'],
+  ['movetime 1000', 'ludus, 1 s a move'],
+  ['movetime 3000', 'ludus, 3 s a move'],
+  ['movetime 10000', 'ludus, 10 s a move'],
+];
+
+const $ = (id) => document.getElementById(id);
+
+// --- The engine session -------------------------------------------------------------
+
+class Engine {
+  constructor(onInfo, onClose) {
+    this.nextId = 1;
+    this.pending = new Map();
+    this.onInfo = onInfo;
+    this.onClose = onClose;
+    this.bestmove = null;
+  }
+
+  connect() {
+    return new Promise((resolve, reject) => {
+      const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+      this.socket = new WebSocket(`${scheme}://${location.host}/ws`);
+      this.socket.onopen = () => resolve();
+      this.socket.onerror = () => reject(new Error('cannot reach the engine'));
+      this.socket.onclose = () => this.onClose();
+      this.socket.onmessage = (event) => this.receive(event.data);
+    });
+  }
+
+  // One message is one protocol message: a reply (`=`/`?`, the id, the text, an empty
+  // line) or an unsolicited line (`info`, `bestmove`, `readyok`).
+  receive(text) {
+    if (text[0] === '=' || text[0] === '?') {
+      const ok = text[0] === '=';
+      const id = /^\d*/.exec(text.slice(1))[0];
+      let body = text.slice(1 + id.length);
+      body = body.startsWith(' ') ? body.slice(1) : body.replace(/^\n/, '');
+      body = body.replace(/\n+$/, '');
+      const waiting = this.pending.get(id);
+      if (waiting) {
+        this.pending.delete(id);
+        waiting({ ok, text: body });
+      }
+      return;
+    }
+    for (const line of text.split('\n')) {
+      if (line.startsWith('info ')) {
+        this.onInfo(line);
+      } else if (line.startsWith('bestmove ')) {
+        const waiting = this.bestmove;
+        this.bestmove = null;
+        if (waiting) waiting(line.slice('bestmove '.length).trim());
+      }
+    }
+  }
+
+  // Sends one request; resolves with its reply, { ok, text }.
+  request(command) {
+    const id = String(this.nextId++);
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.socket.send(`${id} ${command}`);
+    });
+  }
+
+  // `go` with the limits; resolves with the best move.
+  async think(limits) {
+    const best = new Promise((resolve) => { this.bestmove = resolve; });
+    const started = await this.request(`go ${limits}`);
+    if (!started.ok) {
+      this.bestmove = null;
+      throw new Error(started.text);
+    }
+    return best;
+  }
+
+  stop() {
+    return this.request('stop');
+  }
+}
+
+// --- The game on the page -----------------------------------------------------------
+
+const state = {
+  game: 'senamukha',
+  start: null, // null: the start position; else a position text
+  moves: [], // canonical moves from the start
+  view: 0, // how many of them the board shows
+  seats: [],
+  legal: [],
+  mover: null, // index in the game's players; null when over
+  over: false,
+  selected: null,
+  flipped: false,
+  paused: false,
+  epoch: 0, // grows with every change; an engine's move for an older one is dropped
+  thinking: false,
+  display: [], // the moves in the chosen notation
+};
+
+let engine;
+
+function gameInfo() {
+  return GAMES[state.game];
+}
+
+function say(text, kind = 'info') {
+  const message = $('message');
+  message.textContent = text;
+  message.dataset.kind = kind;
+}
+
+function setState(name) {
+  document.body.dataset.state = name;
+}
+
+function positionCommand(upTo) {
+  const setup = state.start === null ? 'startpos' : `fen ${state.start}`;
+  const moves = state.moves.slice(0, upTo);
+  return moves.length ? `position ${setup} moves ${moves.join(' ')}` : `position ${setup}`;
+}
+
+// Words of a record in a notation, without move numbers, passes and results: the
+// moves in order.
+function recordMoves(text) {
+  return text
+    .split(/\s+/)
+    .filter((w) => w && !/^\d+\.+$/.test(w) && !/^(…|\.\.\.|-|\*|1-0|0-1|1\/2-1\/2|½-½)$/.test(w))
+    .map((w) => w.replace(/[×#=.+]+$/, ''));
+}
+
+async function stopThinking() {
+  state.epoch++;
+  if (state.thinking) {
+    state.thinking = false;
+    await engine.stop();
+  }
+}
+
+// Sets the engine to the position shown and redraws everything from its answers.
+async function refresh() {
+  const epoch = ++state.epoch;
+  state.selected = null;
+  setState('loading');
+  const set = await engine.request(positionCommand(state.view));
+  if (!set.ok) {
+    say(set.text, 'error');
+    return;
+  }
+  const reach = state.game === 'mentula' && $('reach').checked ? ' reach' : '';
+  const [diagram, legal, status, mover, record] = await Promise.all([
+    engine.request(`diagram svg${reach}`),
+    engine.request('legal_moves'),
+    engine.request('status'),
+    engine.request('to_move'),
+    engine.request(`record ${$('notation').value}`),
+  ]);
+  if (epoch !== state.epoch) return;
+  drawBoard(diagram.text);
+  state.legal = legal.ok && legal.text ? legal.text.split(' ') : [];
+  state.over = mover.text === 'none';
+  state.mover = state.over ? null : gameInfo().players.indexOf(mover.text);
+  const shown = record.ok ? recordMoves(record.text) : [];
+  state.display = shown.length === state.view ? shown : state.moves.slice(0, state.view);
+  drawMoves();
+  drawResult(status.text);
+  drawSeats();
+  setState('idle');
+  maybeEngineMove();
+}
+
+function drawBoard(svg) {
+  const board = $('board');
+  board.innerHTML = svg;
+  board.dataset.game = state.game;
+  board.classList.toggle('flipped', state.flipped);
+}
+
+function drawMoves() {
+  const list = $('moves');
+  list.innerHTML = '';
+  const players = gameInfo().players.length;
+  const all = state.moves.map((m, i) => (i < state.view ? state.display[i] || m : m));
+  all.forEach((text, i) => {
+    if (i % players === 0 && players === 2) {
+      const number = document.createElement('span');
+      number.className = 'number';
+      number.textContent = `${i / 2 + 1}.`;
+      list.append(number);
+    }
+    const move = document.createElement('button');
+    move.type = 'button';
+    move.className = 'move';
+    move.textContent = text;
+    move.dataset.ply = String(i + 1);
+    move.dataset.move = state.moves[i];
+    if (i + 1 === state.view) move.classList.add('current');
+    if (i + 1 > state.view) move.classList.add('later');
+    move.addEventListener('click', () => stepTo(i + 1));
+    list.append(move);
+  });
+}
+
+function drawResult(status) {
+  const result = $('result');
+  if (status.startsWith('ongoing')) {
+    result.hidden = true;
+    result.textContent = '';
+    $('board').dataset.status = 'ongoing';
+  } else {
+    result.hidden = false;
+    result.textContent = `Game over: ${status}`;
+    $('board').dataset.status = 'over';
+  }
+}
+
+// The seats' choices, made once per game (redrawing them would lose a choice being
+// made); the player to move is marked.
+function drawSeats() {
+  const seats = $('seats');
+  if (seats.dataset.game !== state.game) {
+    seats.dataset.game = state.game;
+    seats.querySelectorAll('.seat').forEach((s) => s.remove());
+    gameInfo().players.forEach((player, i) => {
+      const label = document.createElement('label');
+      label.className = 'seat';
+      label.append(`${player} `);
+      const select = document.createElement('select');
+      select.id = `seat-${i}`;
+      select.dataset.player = player;
+      for (const [value, text] of SEAT_KINDS) select.add(new Option(text, value));
+      select.addEventListener('change', async () => {
+        state.seats[i] = select.value;
+        await stopThinking();
+        await refresh();
+      });
+      label.append(select);
+      seats.append(label);
+    });
+  }
+  seats.querySelectorAll('.seat').forEach((label, i) => {
+    label.classList.toggle('to-move', i === state.mover);
+    label.querySelector('select').value = state.seats[i];
+  });
+}
+
+// --- Engines' moves -----------------------------------------------------------------
+
+function maybeEngineMove() {
+  if (state.over || state.paused || state.thinking || state.view !== state.moves.length) return;
+  const seat = state.seats[state.mover];
+  if (!seat || seat === 'person') return;
+  engineMove(seat);
+}
+
+async function engineMove(limits) {
+  const epoch = state.epoch;
+  state.thinking = true;
+  setState('thinking');
+  $('thinking').textContent = `ludus thinks for ${gameInfo().players[state.mover]}…`;
+  let best;
+  try {
+    best = await engine.think(limits);
+  } catch (e) {
+    state.thinking = false;
+    say(`ludus could not search: ${e.message}`, 'error');
+    setState('idle');
+    return;
+  }
+  if (epoch !== state.epoch || !state.thinking) return;
+  state.thinking = false;
+  if (best === 'none') return;
+  await playMove(best, 'ludus');
+}
+
+function showInfo(line) {
+  const words = line.split(' ');
+  const field = (name) => {
+    const i = words.indexOf(name);
+    return i < 0 ? null : words[i + 1];
+  };
+  if (field('string') !== null && words[1] === 'string') return;
+  const depth = field('depth');
+  let score = '';
+  const s = words.indexOf('score');
+  if (s >= 0) {
+    const value = Number(words[s + 2]);
+    if (words[s + 1] === 'mate') {
+      score = value > 0 ? `mates in ${value} plies` : `is mated in ${-value} plies`;
+    } else if (state.game === 'mangala' && Math.abs(value) >= 20000) {
+      const margin = value > 0 ? value - 20000 : value + 20000;
+      score = value > 0 ? `wins by ${margin}` : `loses by ${-margin}`;
+    } else {
+      score = `${value >= 0 ? '+' : ''}${(value / 100).toFixed(2)}`;
+    }
+  }
+  const many = words.indexOf('scores');
+  if (many >= 0) {
+    const players = gameInfo().players;
+    score = players.map((p, k) => `${p} ${words[many + 1 + k]}`).join(', ');
+  }
+  const pv = words.indexOf('pv');
+  const line2 = pv >= 0 ? words.slice(pv + 1).join(' ') : '';
+  const nodes = field('nodes');
+  $('thinking').textContent =
+    `ludus (${gameInfo().players[state.mover]}): depth ${depth} · ${score} · ${nodes} nodes · ${line2}`;
+}
+
+// --- Moves by clicking --------------------------------------------------------------
+
+async function playMove(text, by) {
+  setState('loading');
+  // A move played while earlier moves are shown replaces the moves after them.
+  const set = await engine.request(positionCommand(state.view));
+  if (!set.ok) {
+    say(set.text, 'error');
+    return;
+  }
+  const played = await engine.request(`play ${text}`);
+  if (!played.ok) {
+    say(played.text, 'error');
+    setState('idle');
+    return;
+  }
+  state.moves = state.moves.slice(0, state.view);
+  state.moves.push(played.text);
+  state.view = state.moves.length;
+  say(by === 'ludus' ? `ludus played ${played.text}` : `played ${played.text}`);
+  await refresh();
+}
+
+function personToMove() {
+  return !state.over && state.mover !== null && state.seats[state.mover] === 'person';
+}
+
+function clickedSquare(target) {
+  const pit = target.closest('[id^="pit-"]');
+  if (pit) return { pit: pit.id.slice(4) };
+  const man = target.closest('[data-square]');
+  if (man) return { square: man.dataset.square };
+  const square = target.closest('[id^="sq-"]');
+  if (square) return { square: square.id.slice(3) };
+  return null;
+}
+
+function mark(squares, kind) {
+  for (const sq of squares) {
+    const el = document.getElementById(`sq-${sq}`);
+    if (el) el.classList.add(kind);
+  }
+}
+
+function clearMarks() {
+  document.querySelectorAll('#board .selected, #board .target').forEach((el) => {
+    el.classList.remove('selected', 'target');
+  });
+}
+
+function movesFrom(square) {
+  const read = gameInfo().squares;
+  return state.legal.filter((m) => {
+    const s = read(m);
+    return s && s.from === square;
+  });
+}
+
+async function onBoardClick(event) {
+  const at = clickedSquare(event.target);
+  if (!at) return;
+  if (state.view !== state.moves.length && !personToMove()) {
+    say('ludus is to move here; step to the end, or choose a person for this seat');
+    return;
+  }
+  if (!personToMove()) {
+    say(state.over ? 'the game is over' : 'it is ludus\'s turn: wait, or choose a person for this seat');
+    return;
+  }
+  if (at.pit !== undefined) {
+    if (state.legal.includes(at.pit)) {
+      await stopThinking();
+      await playMove(at.pit, 'person');
+    } else {
+      say(`pit ${at.pit} cannot be sown now (legal: ${state.legal.join(' ') || 'none'})`, 'illegal');
+    }
+    return;
+  }
+  const square = at.square;
+  if (state.selected) {
+    const read = gameInfo().squares;
+    const choices = movesFrom(state.selected).filter((m) => read(m).to === square);
+    if (choices.length === 1) {
+      state.selected = null;
+      await playMove(choices[0], 'person');
+      return;
+    }
+    if (choices.length > 1) {
+      offerChoice(choices);
+      return;
+    }
+    if (square === state.selected) {
+      state.selected = null;
+      clearMarks();
+      return;
+    }
+  }
+  const from = movesFrom(square);
+  clearMarks();
+  if (from.length === 0) {
+    const was = state.selected;
+    state.selected = null;
+    say(was ? `${was} to ${square} is not a legal move` : `no legal move from ${square}`, 'illegal');
+    return;
+  }
+  state.selected = square;
+  mark([square], 'selected');
+  mark(from.map((m) => gameInfo().squares(m).to), 'target');
+  say(`${square}: ${from.join(' ')}`);
+}
+
+// A promotion (or any other choice between moves with the same squares).
+function offerChoice(moves) {
+  const choice = $('choice');
+  choice.innerHTML = '';
+  choice.append('Promote to: ');
+  for (const m of moves) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.move = m;
+    const piece = { e: 'Elephant', n: 'Knight', r: 'Rook', k: 'King' }[gameInfo().squares(m).extra];
+    button.textContent = piece ? `${piece} (${m})` : m;
+    button.addEventListener('click', async () => {
+      choice.hidden = true;
+      state.selected = null;
+      await playMove(m, 'person');
+    });
+    choice.append(button);
+  }
+  choice.hidden = false;
+}
+
+// --- Stepping, undo, positions and records ------------------------------------------
+
+async function stepTo(view) {
+  const to = Math.max(0, Math.min(state.moves.length, view));
+  if (to === state.view) return;
+  await stopThinking();
+  state.view = to;
+  $('choice').hidden = true;
+  await refresh();
+}
+
+async function undo() {
+  await stopThinking();
+  // Back to the last position where a person was to move (at least one move).
+  let view = Math.min(state.view, state.moves.length) - 1;
+  if (view < 0) return;
+  state.moves = state.moves.slice(0, view + 1);
+  while (view > 0) {
+    const set = await engine.request(positionCommand(view));
+    const mover = await engine.request('to_move');
+    const index = gameInfo().players.indexOf(mover.text);
+    if (set.ok && state.seats[index] === 'person') break;
+    view--;
+  }
+  state.moves = state.moves.slice(0, view);
+  state.view = view;
+  await refresh();
+}
+
+async function newGame(game) {
+  await stopThinking();
+  state.game = game;
+  const selected = await engine.request(`game ${game}`);
+  if (!selected.ok) {
+    say(selected.text, 'error');
+    return;
+  }
+  state.start = null;
+  state.moves = [];
+  state.view = 0;
+  state.seats = [...gameInfo().seats];
+  const notation = $('notation');
+  notation.innerHTML = '';
+  for (const [value, text] of gameInfo().notations) notation.add(new Option(text, value));
+  $('reach-toggle').hidden = game !== 'mentula';
+  $('result').hidden = true;
+  $('thinking').textContent = '';
+  say('');
+  await refresh();
+}
+
+async function setPosition() {
+  const text = $('position-text').value.trim();
+  await stopThinking();
+  const set = await engine.request(`position fen ${text}`);
+  if (!set.ok) {
+    say(set.text, 'error');
+    await refresh();
+    return;
+  }
+  state.start = text;
+  state.moves = [];
+  state.view = 0;
+  say('position set');
+  await refresh();
+}
+
+async function loadRecord() {
+  // A record starts at the game's start position (records.md).
+  const text = $('record-text').value.replace(/\s+/g, ' ').trim();
+  await stopThinking();
+  const loaded = await engine.request(`load_record ${text}`);
+  if (!loaded.ok) {
+    say(loaded.text, 'error');
+    await refresh();
+    return;
+  }
+  const record = await engine.request('record');
+  const moves = recordMoves(record.text);
+  const check = await engine.request(
+    moves.length ? `position startpos moves ${moves.join(' ')}` : 'position startpos');
+  if (!check.ok) {
+    say(`the record's moves could not be read back: ${check.text}`, 'error');
+    return;
+  }
+  state.start = null;
+  state.moves = moves;
+  state.view = 0;
+  say(`record loaded: ${moves.length} moves; step through with → or the buttons`);
+  await refresh();
+}
+
+async function copyRecord() {
+  await engine.request(positionCommand(state.moves.length));
+  const record = await engine.request(`record ${$('notation').value}`);
+  await engine.request(positionCommand(state.view));
+  $('record-text').value = record.text;
+  $('record-panel').open = true;
+  try {
+    await navigator.clipboard.writeText(record.text);
+    say('the record is copied');
+  } catch {
+    say('the record is in the box below; copy it from there');
+  }
+}
+
+// --- Start ---------------------------------------------------------------------------
+
+function wire() {
+  $('board').addEventListener('click', onBoardClick);
+  $('game').addEventListener('change', () => newGame($('game').value));
+  $('new-game').addEventListener('click', () => newGame(state.game));
+  $('undo').addEventListener('click', undo);
+  $('flip').addEventListener('click', () => {
+    state.flipped = !state.flipped;
+    $('board').classList.toggle('flipped', state.flipped);
+  });
+  $('pause').addEventListener('click', async () => {
+    state.paused = !state.paused;
+    $('pause').setAttribute('aria-pressed', String(state.paused));
+    $('pause').textContent = state.paused ? 'Resume engines' : 'Pause engines';
+    if (state.paused) {
+      await stopThinking();
+      await refresh();
+    } else {
+      maybeEngineMove();
+    }
+  });
+  $('reach').addEventListener('change', refresh);
+  $('notation').addEventListener('change', refresh);
+  $('to-start').addEventListener('click', () => stepTo(0));
+  $('back').addEventListener('click', () => stepTo(state.view - 1));
+  $('forward').addEventListener('click', () => stepTo(state.view + 1));
+  $('to-end').addEventListener('click', () => stepTo(state.moves.length));
+  $('set-position').addEventListener('click', setPosition);
+  $('show-position').addEventListener('click', async () => {
+    const fen = await engine.request('fen');
+    $('position-text').value = fen.text;
+  });
+  $('load-record').addEventListener('click', loadRecord);
+  $('copy-record').addEventListener('click', copyRecord);
+  document.addEventListener('keydown', (event) => {
+    if (event.target.closest('textarea, input, select')) return;
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    if (step) stepTo(state.view + step);
+    else if (event.key === 'Home') stepTo(0);
+    else if (event.key === 'End') stepTo(state.moves.length);
+    else return;
+    event.preventDefault();
+  });
+}
+
+async function main() {
+  wire();
+  engine = new Engine(showInfo, () => {
+    setState('closed');
+    say('the engine session has ended; reload the page for a new one', 'error');
+  });
+  try {
+    await engine.connect();
+  } catch (e) {
+    setState('closed');
+    say(e.message, 'error');
+    return;
+  }
+  const wanted = new URLSearchParams(location.search).get('game');
+  const game = GAMES[wanted] ? wanted : 'senamukha';
+  $('game').value = game;
+  await newGame(game);
+}
+
+main();

@@ -1,0 +1,460 @@
+//! The board of `ludus serve` in a real browser: Debian's Chromium, driven through
+//! chromedriver (WebDriver) as a person would use it: clicks on the board, the seat
+//! choices, the record and position boxes, the keys.
+//!
+//! Ignored by default, as they need `chromium` and `chromium-driver` (Debian's
+//! packages); `.ci/run` installs them and runs
+//! `cargo test --release --test browser -- --ignored --test-threads 1`.
+//! With `LUDUS_SCREENSHOTS=1` the tests also save the boards to `adapters/web/`.
+
+mod common;
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::Server;
+use fantoccini::{Client, ClientBuilder, Locator};
+use ludus::game::Game;
+use ludus::games::{mangala, mentula, senamukha};
+use serde_json::{Value, json};
+
+/// How long a test waits for the page to show what it expects.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Browser {
+    client: Client,
+    driver: Child,
+    profile: std::path::PathBuf,
+    server: Server,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Browser {
+    /// A fresh `ludus serve`, a headless Chromium with a fresh profile, and the page of
+    /// `game` open in it.
+    async fn open(game: &str) -> Browser {
+        let server = Server::start(&[]);
+        let port = free_port();
+        let driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver (Debian's chromium-driver) is installed");
+        let profile =
+            std::env::temp_dir().join(format!("ludus-chromium-{}-{port}", std::process::id()));
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+            "--no-first-run",
+            "--window-size=1200,1000",
+            &format!("--user-data-dir={}", profile.display()),
+        ];
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({ "binary": "/usr/bin/chromium", "args": args }),
+        );
+        let webdriver = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + PATIENCE;
+        let client = loop {
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            match ClientBuilder::new(connector)
+                .capabilities(capabilities.clone())
+                .connect(&webdriver)
+                .await
+            {
+                Ok(client) => break client,
+                Err(e) if Instant::now() < deadline => {
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("no WebDriver session: {e}"),
+            }
+        };
+        let browser = Browser {
+            client,
+            driver,
+            profile,
+            server,
+        };
+        browser
+            .client
+            .goto(&format!("http://{}/?game={game}", browser.server.address))
+            .await
+            .unwrap();
+        browser
+            .wait_for(
+                &format!("document.querySelector('#board svg.{game}') && document.body.dataset.state === 'idle'"),
+                "the board",
+            )
+            .await;
+        browser
+    }
+
+    async fn eval(&self, expression: &str) -> Value {
+        self.client
+            .execute(&format!("return {expression};"), vec![])
+            .await
+            .unwrap()
+    }
+
+    /// Waits until `condition` (JavaScript) holds; `what` names it in the failure.
+    async fn wait_for(&self, condition: &str, what: &str) -> Duration {
+        let started = Instant::now();
+        loop {
+            if self.eval(&format!("!!({condition})")).await == Value::Bool(true) {
+                return started.elapsed();
+            }
+            if started.elapsed() > PATIENCE {
+                let message = self.message().await;
+                panic!("waited {PATIENCE:?} for {what} ({condition}); the page says {message:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click on {css}: {e}"));
+    }
+
+    /// Clicks a square: the man on it if there is one, else the square.
+    async fn click_square(&self, square: &str) {
+        let man = format!("#board .man[data-square='{square}']");
+        if self
+            .eval(&format!("document.querySelector(\"{man}\") !== null"))
+            .await
+            == Value::Bool(true)
+        {
+            self.click(&man).await;
+        } else {
+            self.click(&format!("#sq-{square}")).await;
+        }
+    }
+
+    async fn message(&self) -> String {
+        self.eval("document.getElementById('message').textContent")
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    async fn moves(&self) -> u64 {
+        self.eval("document.querySelectorAll('#moves .move').length")
+            .await
+            .as_u64()
+            .unwrap()
+    }
+
+    /// The ply the board shows (0: the start).
+    async fn shown(&self) -> u64 {
+        self.eval("Number((document.querySelector('#moves .move.current') || {dataset: {ply: 0}}).dataset.ply)")
+            .await
+            .as_u64()
+            .unwrap()
+    }
+
+    async fn set_seat(&self, seat: usize, kind: &str) {
+        self.client
+            .find(Locator::Css(&format!("#seat-{seat}")))
+            .await
+            .unwrap()
+            .select_by_value(kind)
+            .await
+            .unwrap();
+        self.wait_for("document.body.dataset.state !== 'loading'", "the seat set")
+            .await;
+    }
+
+    async fn type_into(&self, css: &str, text: &str) {
+        let field = self.client.find(Locator::Css(css)).await.unwrap();
+        field.clear().await.unwrap();
+        // Set as a paste would, then let the page hear of it.
+        self.client
+            .execute(
+                "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));",
+                vec![serde_json::to_value(&field).unwrap(), json!(text)],
+            )
+            .await
+            .unwrap();
+    }
+
+    async fn key(&self, key: &str) {
+        self.client
+            .execute(
+                "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: arguments[0], bubbles: true}));",
+                vec![json!(key)],
+            )
+            .await
+            .unwrap();
+    }
+
+    async fn idle_after(&self, moves: u64, what: &str) -> Duration {
+        self.wait_for(
+            &format!(
+                "document.querySelectorAll('#moves .move').length === {moves} && document.body.dataset.state === 'idle'"
+            ),
+            what,
+        )
+        .await
+    }
+
+    async fn screenshot(&self, name: &str) {
+        if std::env::var_os("LUDUS_SCREENSHOTS").is_none() {
+            return;
+        }
+        let png = self.client.screenshot().await.unwrap();
+        let path = format!("{}/adapters/web/{name}.png", env!("CARGO_MANIFEST_DIR"));
+        std::fs::write(&path, png).unwrap();
+    }
+
+    /// Loads a record through the record box and checks that it can be stepped through
+    /// with the keys and the buttons.
+    async fn replay_record(&self, record: &str, moves: u64) {
+        self.click("#record-panel summary").await;
+        self.type_into("#record-text", record).await;
+        self.click("#load-record").await;
+        self.wait_for(
+            &format!("document.getElementById('message').textContent.startsWith('record loaded: {moves} moves') && document.querySelectorAll('#moves .move').length === {moves} && document.body.dataset.state === 'idle'"),
+            "the record loaded",
+        )
+        .await;
+        assert_eq!(self.moves().await, moves);
+        assert_eq!(self.shown().await, 0);
+        for ply in 1..=3 {
+            self.key("ArrowRight").await;
+            self.wait_for(
+                &format!("document.querySelector('#moves .move.current[data-ply=\"{ply}\"]')"),
+                "a step on",
+            )
+            .await;
+        }
+        self.key("ArrowLeft").await;
+        self.wait_for(
+            "document.querySelector('#moves .move.current[data-ply=\"2\"]')",
+            "a step back",
+        )
+        .await;
+        self.key("End").await;
+        self.wait_for(
+            &format!("document.querySelector('#moves .move.current[data-ply=\"{moves}\"]')"),
+            "the end",
+        )
+        .await;
+        self.click("#to-start").await;
+        self.wait_for("!document.querySelector('#moves .move.current') && document.body.dataset.state === 'idle'", "the start").await;
+        self.click("#moves .move[data-ply='2']").await;
+        self.wait_for(
+            "document.querySelector('#moves .move.current[data-ply=\"2\"]')",
+            "a click on a move",
+        )
+        .await;
+    }
+
+    /// Sets a position through the position box.
+    async fn set_position(&self, text: &str) {
+        self.click("#position-panel summary").await;
+        self.type_into("#position-text", text).await;
+        self.click("#set-position").await;
+        self.idle_after(0, "the position set").await;
+    }
+
+    /// The end of the game as the page shows it, once it shows it.
+    async fn result(&self) -> Value {
+        self.wait_for("!document.getElementById('result').hidden", "the result")
+            .await;
+        self.eval("document.getElementById('result').textContent")
+            .await
+    }
+
+    async fn close(self) {
+        let Browser {
+            client,
+            mut driver,
+            profile,
+            server,
+        } = self;
+        let _ = client.close().await;
+        let _ = driver.kill();
+        let _ = driver.wait();
+        let _ = std::fs::remove_dir_all(profile);
+        drop(server);
+    }
+}
+
+/// The moves of a record, as ludus's own reader counts them.
+fn plies_of<G: Game>(record: &str) -> u64 {
+    ludus::record::replay(G::start(), record)
+        .unwrap()
+        .moves
+        .len() as u64
+}
+
+fn data(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn senamukha_in_the_browser() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "movetime 200").await;
+    page.idle_after(0, "the seat set").await;
+    // An empty square, then a square the knight cannot reach: both refused.
+    page.click_square("f6").await;
+    assert_eq!(page.message().await, "no legal move from f6");
+    page.click_square("i3").await;
+    page.wait_for(
+        "document.querySelector('#sq-h5.target')",
+        "the knight's targets",
+    )
+    .await;
+    page.click_square("i6").await;
+    assert_eq!(page.message().await, "i3 to i6 is not a legal move");
+    assert_eq!(page.moves().await, 0);
+    // A legal move, and ludus's answer within its 0.2 s (and the page's round trips).
+    page.click_square("i3").await;
+    page.click_square("h5").await;
+    let answered = page.idle_after(2, "ludus's answer").await;
+    assert!(answered < Duration::from_secs(5), "{answered:?}");
+    assert_eq!(
+        page.eval("document.querySelector('#moves .move').textContent")
+            .await,
+        json!("Ni3–h5")
+    );
+    assert!(
+        page.eval("document.getElementById('thinking').textContent")
+            .await
+            .as_str()
+            .unwrap()
+            .contains("depth")
+    );
+    page.screenshot("senamukha").await;
+    // The seed's first game, stepped through; then its mating move played by a click
+    // on the position before it.
+    let game = data("senamukha/game1.txt");
+    let plies = plies_of::<senamukha::Position>(&game);
+    page.replay_record(&game, plies).await;
+    let mate = page
+        .eval(&format!(
+            "document.querySelector('#moves .move[data-ply=\"{plies}\"]').dataset.move"
+        ))
+        .await;
+    let mate = mate.as_str().unwrap();
+    page.set_seat(1, "person").await;
+    page.click(&format!("#moves .move[data-ply='{}']", plies - 1))
+        .await;
+    page.wait_for(&format!("document.querySelector('#moves .move.current[data-ply=\"{}\"]') && document.body.dataset.state === 'idle'", plies - 1), "the position before the mate").await;
+    let (from, to) = split_coordinates(mate);
+    page.click_square(from).await;
+    page.click_square(to).await;
+    assert_eq!(
+        page.result().await,
+        json!("Game over: black wins (checkmate)")
+    );
+    page.close().await;
+}
+
+/// `i3h5` as `("i3", "h5")`.
+fn split_coordinates(mv: &str) -> (&str, &str) {
+    let second = mv[1..].find(|c: char| c.is_ascii_lowercase()).unwrap() + 1;
+    let end = mv[second + 1..]
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or(mv.len(), |i| i + second + 1);
+    (&mv[..second], &mv[second..end])
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn mentula_in_the_browser_with_one_person_and_three_engines() {
+    let page = Browser::open("mentula").await;
+    for seat in 1..4 {
+        page.set_seat(seat, "movetime 200").await;
+    }
+    page.idle_after(0, "the seats set").await;
+    page.click_square("d4").await;
+    assert_eq!(page.message().await, "no legal move from d4");
+    // White's a1 jumps over b2 to c3; then the three engines answer.
+    page.click_square("a1").await;
+    page.wait_for(
+        "document.querySelector('#sq-c3.target')",
+        "the jump's target",
+    )
+    .await;
+    page.click_square("c3").await;
+    let answered = page.idle_after(4, "three engines' answers").await;
+    assert!(answered < Duration::from_secs(10), "{answered:?}");
+    assert_eq!(
+        page.eval("document.querySelector('#moves .move').dataset.move")
+            .await,
+        json!("a1-b2-c3")
+    );
+    // The reaches, on request: at the start of play every square is shared by all four.
+    page.click("#reach").await;
+    page.wait_for(
+        "document.querySelector('#board g.reach.shared')",
+        "the reaches",
+    )
+    .await;
+    page.screenshot("mentula").await;
+    page.click("#reach").await;
+    let record = data("mentula/seed-full.txt");
+    page.replay_record(&record, plies_of::<mentula::Position>(&record))
+        .await;
+    // The end: white takes the last man of the last other player.
+    page.set_position("8/8/8/8/8/2Y5/1W6/W7 w 1 1").await;
+    page.click_square("a1").await;
+    page.click_square("c3").await;
+    assert_eq!(
+        page.result().await,
+        json!(
+            "Game over: white wins (one player left; white 64, yellow 0, red 0, magenta 0; ranking white > yellow = red = magenta)"
+        )
+    );
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn mangala_in_the_browser() {
+    let page = Browser::open("mangala").await;
+    page.set_seat(1, "movetime 200").await;
+    page.idle_after(0, "the seat set").await;
+    // North's pit, on South's turn.
+    page.click("#pit-a").await;
+    assert!(page.message().await.starts_with("pit a cannot be sown now"));
+    page.click("#pit-C").await;
+    let answered = page.idle_after(2, "ludus's answer").await;
+    assert!(answered < Duration::from_secs(5), "{answered:?}");
+    page.screenshot("mangala").await;
+    let record = data("mangala/opening.txt");
+    page.replay_record(&record, plies_of::<mangala::Position>(&record))
+        .await;
+    page.set_position("0,0,0,0,0,1/1,0,0,0,0,0 S 35 35").await;
+    page.click("#pit-F").await;
+    assert_eq!(
+        page.result().await,
+        json!("Game over: south wins (all pits empty; south 37, north 35)")
+    );
+    page.close().await;
+}

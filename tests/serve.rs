@@ -1,0 +1,219 @@
+//! `ludus serve` from outside: the page and its assets, the WebSocket sessions of the
+//! native protocol, and what keeps the server safe (protocol-spec/serve.md).
+
+mod common;
+
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use common::Server;
+
+use tungstenite::client::IntoClientRequest;
+use tungstenite::{Message, WebSocket, stream::MaybeTlsStream};
+
+/// How a test opens a session.
+trait Connect {
+    fn connect(&self, origin: Option<&str>) -> Result<Session, tungstenite::Error>;
+}
+
+impl Connect for Server {
+    /// Opens a session with the given Origin (none: as a program would).
+    fn connect(&self, origin: Option<&str>) -> Result<Session, tungstenite::Error> {
+        let mut request = format!("ws://{}/ws", self.address)
+            .into_client_request()
+            .unwrap();
+        if let Some(origin) = origin {
+            request
+                .headers_mut()
+                .insert("Origin", origin.parse().unwrap());
+        }
+        let (socket, _) = tungstenite::connect(request)?;
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(30)))
+                .unwrap();
+        }
+        Ok(Session(socket))
+    }
+}
+
+struct Session(WebSocket<MaybeTlsStream<TcpStream>>);
+
+impl Session {
+    fn send(&mut self, text: &str) {
+        self.0.send(Message::text(text)).unwrap();
+    }
+
+    /// The next message the session writes.
+    fn receive(&mut self) -> String {
+        loop {
+            match self.0.read().expect("a message") {
+                Message::Text(text) => return text.to_string(),
+                Message::Close(_) => panic!("the session closed"),
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends a request with an id and gives its reply, skipping `info` lines.
+    fn request(&mut self, id: u32, command: &str) -> String {
+        self.send(&format!("{id} {command}"));
+        loop {
+            let message = self.receive();
+            if message.starts_with(&format!("={id}")) || message.starts_with(&format!("?{id}")) {
+                return message;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let server = Server::start(&[]);
+    let (status, page) = server.get("/", &server.address);
+    assert_eq!(status, 200);
+    assert!(page.contains("<script src=\"/ludus.js\">"), "{page}");
+    let (status, script) = server.get("/ludus.js", &server.address);
+    assert_eq!(status, 200);
+    assert!(script.contains("new WebSocket"));
+    let (status, style) = server.get("/ludus.css", &server.address);
+    assert_eq!(status, 200);
+    assert!(style.contains("#board"));
+    assert_eq!(server.get("/nothing", &server.address).0, 404);
+}
+
+#[test]
+fn a_request_for_a_name_that_is_not_loopback_is_refused() {
+    // A page of evil.example whose name was made to resolve to 127.0.0.1.
+    let server = Server::start(&[]);
+    let port = server.address.rsplit(':').next().unwrap().to_string();
+    assert_eq!(server.get("/", &format!("evil.example:{port}")).0, 403);
+    assert_eq!(server.get("/", &format!("localhost:{port}")).0, 200);
+}
+
+#[test]
+fn a_websocket_from_a_page_of_another_origin_is_refused() {
+    let server = Server::start(&[]);
+    match server.connect(Some("http://evil.example")) {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 403),
+        Err(e) => panic!("refused with 403, not {e}"),
+        Ok(_) => panic!("a foreign origin was let in"),
+    }
+    let mut own = server.connect(Some(&server.own_origin())).unwrap();
+    assert_eq!(own.request(1, "name"), "=1 ludus\n\n");
+}
+
+#[test]
+fn each_session_keeps_its_own_game() {
+    let server = Server::start(&[]);
+    let mut first = server.connect(None).unwrap();
+    let mut second = server.connect(None).unwrap();
+    assert_eq!(first.request(1, "game mangala"), "=1\n\n");
+    assert_eq!(first.request(2, "play F"), "=2 F\n\n");
+    assert_eq!(second.request(1, "play i3h5"), "=1 i3h5\n\n");
+    assert_eq!(
+        first.request(3, "fen"),
+        "=3 6,6,6,6,6,0/7,7,7,7,7,7 N 0 0\n\n"
+    );
+    assert_eq!(second.request(2, "to_move"), "=2 black\n\n");
+}
+
+#[test]
+fn bad_messages_get_errors_and_the_session_goes_on() {
+    let server = Server::start(&[]);
+    let mut session = server.connect(None).unwrap();
+    // Longer than the protocol's line limit, shorter than the socket's message limit.
+    session.send(&"x".repeat(ludus::protocol::MAX_LINE + 10));
+    let refusal = session.receive();
+    assert!(refusal.starts_with("? line too long"), "{refusal}");
+    session
+        .0
+        .send(Message::binary(vec![0xff, 0x00, 0x01]))
+        .unwrap();
+    let refusal = session.receive();
+    assert!(refusal.starts_with("? a binary message"), "{refusal}");
+    assert!(
+        session
+            .request(1, "play z99z99")
+            .starts_with("?1 unreadable move")
+    );
+    assert!(
+        session
+            .request(2, "frobnicate")
+            .starts_with("?2 unknown command")
+    );
+    // Two requests in one message: two replies, in order.
+    session.send("3 name\n4 to_move");
+    assert_eq!(session.receive(), "=3 ludus\n\n");
+    assert_eq!(session.receive(), "=4 white\n\n");
+    assert!(session.request(5, "fen").starts_with("=5 3nenrn3/"));
+}
+
+#[test]
+fn a_closed_socket_ends_its_session_and_its_threads() {
+    let server = Server::start(&[]);
+    // The server is idle: its threads are the runtime's.
+    let mut idle = server.connect(None).unwrap();
+    assert_eq!(idle.request(1, "name"), "=1 ludus\n\n");
+    idle.0.close(None).unwrap();
+    drop(idle);
+    std::thread::sleep(Duration::from_millis(500));
+    let before = server.threads();
+    let mut session = server.connect(None).unwrap();
+    session.send("1 go infinite");
+    assert_eq!(session.receive(), "=1\n\n");
+    assert!(session.receive().starts_with("info "), "the search runs");
+    assert!(
+        server.threads() > before,
+        "the session has threads of its own"
+    );
+    session.0.close(None).unwrap();
+    drop(session);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.threads() > before {
+        assert!(
+            Instant::now() < deadline,
+            "{} threads left, {before} before the session",
+            server.threads()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sessions_are_bounded_in_number_and_in_search_time() {
+    let server = Server::start(&[
+        "--sessions",
+        "2",
+        "--think-limit",
+        "1",
+        "--hash-limit",
+        "32",
+    ]);
+    let mut first = server.connect(None).unwrap();
+    let _second = server.connect(None).unwrap();
+    match server.connect(None) {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 503),
+        Err(e) => panic!("refused with 503, not {e}"),
+        Ok(_) => panic!("a third session was let in"),
+    }
+    let started = Instant::now();
+    first.send("1 go infinite");
+    loop {
+        let message = first.receive();
+        if message.starts_with("bestmove ") {
+            break;
+        }
+    }
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(5),
+        "{took:?}"
+    );
+    assert!(
+        first
+            .request(2, "setoption name Hash value 64")
+            .starts_with("?2 Hash is at most 32 MiB")
+    );
+    assert_eq!(first.request(3, "setoption name Hash value 32"), "=3\n\n");
+}
