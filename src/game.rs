@@ -354,17 +354,19 @@ pub enum MoveError {
 /// The longest part of a user's text that an error message quotes.
 pub const QUOTED_CHARS: usize = 40;
 
-/// A diagram layer the game does not draw.
+/// A choice the game does not offer: a diagram layer, a position form.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownLayer {
+pub struct UnknownChoice {
+    /// What was chosen: `diagram layer`, `position form`.
+    pub kind: &'static str,
     pub game: &'static str,
     /// As asked, [`quoted`].
     pub name: String,
-    /// The game's layers ([`Game::DIAGRAM_LAYERS`]).
+    /// What the game offers.
     pub known: &'static [&'static str],
 }
 
-impl fmt::Display for UnknownLayer {
+impl fmt::Display for UnknownChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let known = if self.known.is_empty() {
             "none".to_string()
@@ -373,31 +375,39 @@ impl fmt::Display for UnknownLayer {
         };
         write!(
             f,
-            "unknown diagram layer {:?} ({}'s diagrams have {known})",
-            self.name, self.game
+            "unknown {} {:?} ({} has {known})",
+            self.kind, self.name, self.game
         )
     }
 }
 
-/// The layers asked for (in any case) as the game names them, for
-/// [`Game::diagram_svg_with`]; the first unknown one is the error.
+/// `asked` (in any case) as one of `known`, or the error naming what there is.
+pub fn choose(
+    kind: &'static str,
+    game: &'static str,
+    known: &'static [&'static str],
+    asked: &str,
+) -> Result<&'static str, UnknownChoice> {
+    known
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(asked))
+        .copied()
+        .ok_or_else(|| UnknownChoice {
+            kind,
+            game,
+            name: quoted(asked),
+            known,
+        })
+}
+
+/// The layers asked for as the game names them, for [`Game::diagram_svg_with`]; the
+/// first unknown one is the error.
 pub fn diagram_layers<G: Game>(
     asked: &[impl AsRef<str>],
-) -> Result<Vec<&'static str>, UnknownLayer> {
+) -> Result<Vec<&'static str>, UnknownChoice> {
     asked
         .iter()
-        .map(|layer| {
-            let layer = layer.as_ref();
-            G::DIAGRAM_LAYERS
-                .iter()
-                .find(|k| k.eq_ignore_ascii_case(layer))
-                .copied()
-                .ok_or_else(|| UnknownLayer {
-                    game: G::NAME,
-                    name: quoted(layer),
-                    known: G::DIAGRAM_LAYERS,
-                })
-        })
+        .map(|layer| choose("diagram layer", G::NAME, G::DIAGRAM_LAYERS, layer.as_ref()))
         .collect()
 }
 
@@ -584,6 +594,17 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// known) marked. Elements carry ids and classes a client can use (squares
     /// `sq-<name>`, pits `pit-<letter>`, men of class `man`); no line is blank.
     fn diagram_svg(&self, last: Option<Self::Move>) -> String;
+
+    /// The forms a position is printed in: [`Game::fen`]'s first (`fen`), then others
+    /// the game has (Mentula: the seed's `list`).
+    const POSITION_FORMS: &'static [&'static str] = &["fen"];
+
+    /// The position in `form`, one of [`Game::POSITION_FORMS`] (the first is
+    /// [`Game::fen`]; the caller checks).
+    fn fen_in(&self, form: &str) -> String {
+        let _ = form;
+        self.fen()
+    }
 
     /// What a diagram can show besides the position, on request (Mentula: `reach`).
     const DIAGRAM_LAYERS: &'static [&'static str] = &[];

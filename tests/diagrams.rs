@@ -48,10 +48,13 @@ fn squares_of(nodes: &[roxmltree::Node]) -> Vec<String> {
 
 /// Compares with the golden file, or writes it when asked to.
 fn golden(name: &str, svg: &str) {
-    let path = format!(
-        "{}/tests/data/diagrams/{name}.svg",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    golden_at(&format!("tests/data/diagrams/{name}.svg"), svg);
+}
+
+/// [`golden`] for a file anywhere in the repository.
+fn golden_at(file: &str, svg: &str) {
+    let name = file;
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
     if std::env::var_os("LUDUS_UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(std::path::Path::new(&path).parent().unwrap()).unwrap();
         std::fs::write(&path, format!("{svg}\n")).unwrap();
@@ -223,7 +226,7 @@ fn scores_drawn(document: &roxmltree::Document) -> [i32; 4] {
 fn mentula_shows_each_players_reach_on_request_and_it_adds_up_to_the_scores() {
     for fen in [
         // RULES.md's free figure against a lone man: 48 squares and 1.
-        "8/8/8/4R3/3WW3/8/8/8 w 1 1",
+        "8/8/8/3WR3/3WW3/8/8/8 w 1 1",
         // a3 shared by three players, the rest of the a-file by two.
         "8/8/Y7/Y7/8/R7/W7/W7 w 1 1",
         "startpos",
@@ -251,5 +254,43 @@ fn mentula_shows_each_players_reach_on_request_and_it_adds_up_to_the_scores() {
             assert_eq!(squares_of(&three), ["a3"]);
             golden("mentula-reach", &svg);
         }
+    }
+}
+
+/// The figures of protocol-spec/mentula.md, which redraw the seed's lost diagrams: each
+/// is what `ludus diagram` draws today (renew them with `LUDUS_UPDATE_GOLDEN=1`).
+#[test]
+fn the_figures_of_the_mentula_spec_are_what_ludus_draws() {
+    let figures: [(&str, &[&str]); 5] = [
+        ("start", &[]),
+        (
+            "moves",
+            &["--moves", "a1-b2-c3 b8-b7-b6 h8-g7-f6 g1-g2-g3 a2-c3-e4"],
+        ),
+        (
+            "capture",
+            &[
+                "--moves",
+                "a1-b2-c3 b8-b7-b6 h8-g7-f6 g1-g2-g3 a2-c3-e4 b7-b6-b5 g8-f6xe4 g2-g3-g4",
+            ],
+        ),
+        ("statura", &["--fen", "M6M/8/8/4Y3/3W4/8/8/M6M w 0 1"]),
+        (
+            "score-48-1",
+            &["--fen", "8/8/8/3WR3/3WW3/8/8/8 w 0 1", "--layer", "reach"],
+        ),
+    ];
+    for (name, args) in figures {
+        let output = assert_cmd::Command::cargo_bin("ludus")
+            .unwrap()
+            .args(["diagram", "--game", "mentula"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{name}");
+        let svg = String::from_utf8(output.stdout).unwrap();
+        let svg = svg.trim_end();
+        parse(svg);
+        golden_at(&format!("protocol-spec/figures/mentula-{name}.svg"), svg);
     }
 }

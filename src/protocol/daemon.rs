@@ -235,7 +235,10 @@ impl Daemon {
                     .map_err(String::from)
             }
             "legal_moves" => Ok(self.table().legal_moves(arg(0))?.join(" ")),
-            "fen" => Ok(self.table().fen()),
+            "fen" => match arg(0) {
+                None => Ok(self.table().fen()),
+                Some(form) => self.table().fen_in(form).map_err(String::from),
+            },
             "show" => Ok(self.table().diagram()),
             "diagram" => match arg(0).map(|a| a.to_ascii_lowercase()).as_deref() {
                 None | Some("text") => Ok(self.table().diagram()),

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::fmt;
 
 use crate::game::{
-    Descriptor, MoveError, OptionError, Outcome, PositionError, RuleOption, UnknownLayer,
+    Descriptor, MoveError, OptionError, Outcome, PositionError, RuleOption, UnknownChoice,
 };
 use crate::record::{self, RecordError};
 use crate::search::{EngineOption, Info, Limits, MemoryError, Searchable};
@@ -26,8 +26,8 @@ pub enum TableError {
         name: String,
         known: Vec<&'static str>,
     },
-    /// The game's diagrams have no such layer.
-    Layer(UnknownLayer),
+    /// A diagram layer or position form the game does not have.
+    Choice(UnknownChoice),
     /// More moves to take back than were played since the position was set.
     Undo { asked: usize, played: usize },
     /// The record could not be replayed.
@@ -58,7 +58,7 @@ impl fmt::Display for TableError {
                 "unknown notation {name:?} ({game} has {})",
                 known.join(", ")
             ),
-            TableError::Layer(e) => e.fmt(f),
+            TableError::Choice(e) => e.fmt(f),
             TableError::Undo { asked, played } => write!(
                 f,
                 "cannot undo {asked} {}: {played} {} played since the position was set",
@@ -108,6 +108,8 @@ pub trait Table: Send {
     fn undo(&mut self, n: usize) -> Result<(), TableError>;
     fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError>;
     fn fen(&self) -> String;
+    /// The position in a form the game names (`fen`, Mentula's `list`).
+    fn fen_in(&self, form: &str) -> Result<String, TableError>;
     fn diagram(&self) -> String;
     /// The position as an SVG document, the last move played marked.
     /// The SVG diagram with the game's extra `layers` (an unknown one is an error).
@@ -288,6 +290,12 @@ where
             .collect())
     }
 
+    fn fen_in(&self, form: &str) -> Result<String, TableError> {
+        let form = crate::game::choose("position form", G::NAME, G::POSITION_FORMS, form)
+            .map_err(TableError::Choice)?;
+        Ok(self.position.fen_in(form))
+    }
+
     fn fen(&self) -> String {
         self.position.fen()
     }
@@ -297,7 +305,7 @@ where
     }
 
     fn diagram_svg(&self, layers: &[&str]) -> Result<String, TableError> {
-        let asked = crate::game::diagram_layers::<G>(layers).map_err(TableError::Layer)?;
+        let asked = crate::game::diagram_layers::<G>(layers).map_err(TableError::Choice)?;
         Ok(self
             .position
             .diagram_svg_with(self.moves.last().copied(), &asked))

@@ -52,7 +52,9 @@ fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
     // valid slots; the memory comes from the global allocator with the layout of
     // `[Slot; count]`, as `Vec::from_raw_parts` requires.
     unsafe {
-        let memory = std::alloc::alloc_zeroed(layout) as *mut Slot;
+        // black_box: the compiler may otherwise drop an allocation whose memory is
+        // never read and take it as granted, however large (seen in a release build).
+        let memory = std::hint::black_box(std::alloc::alloc_zeroed(layout)) as *mut Slot;
         (!memory.is_null()).then(|| Vec::from_raw_parts(memory, count, count))
     }
 }

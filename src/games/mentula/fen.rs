@@ -237,7 +237,6 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
 }
 
 /// Prints the seed's list form: every player with pieces, and the player to move.
-#[cfg(test)]
 pub fn format_list(position: &Position) -> String {
     let mut parts = Vec::new();
     for (player, title) in TITLES.iter().enumerate() {

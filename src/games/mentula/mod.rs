@@ -105,6 +105,16 @@ impl Game for Position {
     fn fen(&self) -> String {
         fen::format(self)
     }
+
+    /// `list`: the seed's form, `White (to play): a1, a2, b1, b2, Yellow: ...`.
+    const POSITION_FORMS: &'static [&'static str] = &["fen", "list"];
+
+    fn fen_in(&self, form: &str) -> String {
+        match form {
+            "list" => fen::format_list(self),
+            _ => fen::format(self),
+        }
+    }
     fn to_move(&self) -> Player {
         Position::to_move(self)
     }
