@@ -482,16 +482,7 @@ pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Repo
         for r in results {
             for (seat, &e) in r.seats.iter().enumerate() {
                 let s = &mut standings[e];
-                if s.seats.len() < r.seats.len() {
-                    s.seats.resize(r.seats.len(), (0, 0.0));
-                }
-                s.games += 1;
-                s.rank_sum += r.places[seat];
-                s.seats[seat].0 += 1;
-                s.seats[seat].1 += r.places[seat];
-                if r.places[seat] == 1.0 {
-                    s.first_places += 1;
-                }
+                s.add_game(seat, &r.places);
                 if let Some(scores) = &r.scores {
                     s.score_sum += scores[seat];
                     s.scored_games += 1;
@@ -499,25 +490,43 @@ pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Repo
             }
         }
         lines.push(format!(
-            "{:<20} {:>5} {:>9} {:>9} {:>6} {:>8}  average place per seat",
-            "engine", "games", "avg place", "avg score", "firsts", "forfeits"
+            "{:<20} {:>5} {:>15} {:>9} {:>15} {:>6} {:>8}  average place per seat",
+            "engine", "games", "avg place", "avg score", "rating", "firsts", "forfeits"
         ));
+        let seats = results.first().map_or(0, |r| r.seats.len());
         for (e, s) in standings.iter().enumerate() {
-            let per_seat: Vec<String> = s
-                .seats
-                .iter()
-                .map(|(g, sum)| format!("{:.2}", sum / (*g).max(1) as f64))
-                .collect();
+            let (rating, margin) = s.rating();
+            let rating = if rating.is_finite() && margin.is_finite() {
+                format!("{rating:+.0} ± {margin:.0}")
+            } else if rating.is_finite() {
+                format!("{rating:+.0} ± inf")
+            } else {
+                format!("{rating:+}")
+            };
             lines.push(format!(
-                "{:<20} {:>5} {:>9.2} {:>9.2} {:>6} {:>8}  {}",
+                "{:<20} {:>5} {:>15} {:>9.2} {:>15} {:>6} {:>8}  {}",
                 names[e],
                 s.games,
-                s.average_rank(),
+                format!("{:.2} ± {:.2}", s.average_rank(), s.rank_margin()),
                 s.average_score(),
+                rating,
                 s.first_places,
                 forfeits[e],
-                per_seat.join(" ")
+                s.per_seat(seats).join(" ")
             ));
+        }
+        lines.push(
+            "(± is the 95 % interval; the rating is Elo against the field, from each game's \
+             pairwise results by place)"
+                .to_string(),
+        );
+        for (e, s) in standings.iter().enumerate() {
+            let (rating, margin) = s.rating();
+            json["ratings"][names[e]] = serde_json::json!({
+                "elo": if rating.is_finite() { Some(rating) } else { None },
+                "margin": if margin.is_finite() { Some(margin) } else { None },
+                "average_place_margin": s.rank_margin(),
+            });
         }
         json["standings"] = serde_json::json!(standings);
     }

@@ -171,11 +171,22 @@ impl Sprt {
 }
 
 /// One engine's results in four-player games.
+///
+/// Its rating reads every game as the pairwise results against the other seats (a
+/// better place wins, an equal one draws): the game's pairwise points are the mean
+/// over its opponents, and the Elo is that of the mean over the games against the
+/// field, its 95 % interval from the spread of the games' points (the pairs of one game
+/// are not independent, so the games are the samples).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Standing {
     pub games: u32,
     /// Sum of places (1 best; players sharing places get their average).
     pub rank_sum: f64,
+    /// Sum of the squared places, for the interval of the average place.
+    pub rank_squares: f64,
+    /// Sums of each game's pairwise points and of their squares.
+    pub pair_points: f64,
+    pub pair_squares: f64,
     /// Sum of the game's scores (games ended by the rules).
     pub score_sum: f64,
     pub scored_games: u32,
@@ -184,9 +195,76 @@ pub struct Standing {
     pub seats: Vec<(u32, f64)>,
 }
 
+/// The half-width of the 95 % interval of a mean of `n` samples, from their sum and
+/// the sum of their squares (0 for fewer than two samples: no spread is known).
+fn mean_margin(n: u32, sum: f64, squares: f64) -> f64 {
+    if n < 2 {
+        return 0.0;
+    }
+    let n = n as f64;
+    let mean = sum / n;
+    let variance = ((squares - n * mean * mean) / (n - 1.0)).max(0.0);
+    1.959_964 * (variance / n).sqrt()
+}
+
 impl Standing {
+    /// Counts one game: the engine's place and the places of every seat.
+    pub fn add_game(&mut self, seat: usize, places: &[f64]) {
+        let place = places[seat];
+        self.games += 1;
+        self.rank_sum += place;
+        self.rank_squares += place * place;
+        let opponents = places.len().saturating_sub(1).max(1) as f64;
+        let points: f64 = places
+            .iter()
+            .enumerate()
+            .filter(|&(other, _)| other != seat)
+            .map(|(_, &theirs)| match place.total_cmp(&theirs) {
+                std::cmp::Ordering::Less => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Greater => 0.0,
+            })
+            .sum::<f64>()
+            / opponents;
+        self.pair_points += points;
+        self.pair_squares += points * points;
+        if self.seats.len() < places.len() {
+            self.seats.resize(places.len(), (0, 0.0));
+        }
+        self.seats[seat].0 += 1;
+        self.seats[seat].1 += place;
+        if place == 1.0 {
+            self.first_places += 1;
+        }
+    }
+
     pub fn average_rank(&self) -> f64 {
         self.rank_sum / self.games.max(1) as f64
+    }
+
+    /// The half-width of the 95 % interval of the average place.
+    pub fn rank_margin(&self) -> f64 {
+        mean_margin(self.games, self.rank_sum, self.rank_squares)
+    }
+
+    /// The Elo against the field from the pairwise points, and the half-width of its
+    /// 95 % interval (infinite when every pair was won or lost).
+    pub fn rating(&self) -> (f64, f64) {
+        let n = self.games.max(1) as f64;
+        let s = self.pair_points / n;
+        let margin = mean_margin(self.games, self.pair_points, self.pair_squares);
+        let (low, high) = (elo_of_score(s - margin), elo_of_score(s + margin));
+        (elo_of_score(s) + 0.0, (high - low) / 2.0)
+    }
+
+    /// The average place in each seat, `-` for a seat never played.
+    pub fn per_seat(&self, seats: usize) -> Vec<String> {
+        (0..seats)
+            .map(|seat| match self.seats.get(seat) {
+                Some(&(games, sum)) if games > 0 => format!("{:.2}", sum / games as f64),
+                _ => "-".to_string(),
+            })
+            .collect()
     }
     pub fn average_score(&self) -> f64 {
         self.score_sum / self.scored_games.max(1) as f64
@@ -251,6 +329,44 @@ mod tests {
         assert!(Sprt::parse("elo0=5 elo1=0 alpha=0.05 beta=0.05").is_err());
         assert!(Sprt::parse("elo0=0 elo1=5").is_err());
         assert!(Sprt::parse("elo0=0 elo1=5 alpha=0.05 beta=0.05 gamma=1").is_err());
+    }
+
+    #[test]
+    fn four_player_standings_rate_by_pairwise_places_with_intervals() {
+        let mut first = Standing::default();
+        let mut last = Standing::default();
+        // Seat 0 always first, seat 3 always last; seat 1 and 2 share second.
+        for _ in 0..10 {
+            let places = [1.0, 2.5, 2.5, 4.0];
+            first.add_game(0, &places);
+            last.add_game(3, &places);
+        }
+        assert_eq!(first.average_rank(), 1.0);
+        assert_eq!(first.rank_margin(), 0.0, "no spread");
+        assert_eq!(first.rating().0, f64::INFINITY, "every pair won");
+        assert_eq!(last.rating().0, f64::NEG_INFINITY);
+        assert_eq!(first.per_seat(4), ["1.00", "-", "-", "-"]);
+        assert_eq!(last.per_seat(4), ["-", "-", "-", "4.00"]);
+        // A middle engine: half its pairs won, as often first as last.
+        let mut middle = Standing::default();
+        for game in 0..20 {
+            let places = if game % 2 == 0 {
+                [1.0, 2.0, 3.0, 4.0]
+            } else {
+                [4.0, 2.0, 3.0, 1.0]
+            };
+            middle.add_game(0, &places);
+        }
+        assert_eq!(middle.average_rank(), 2.5);
+        let (elo, margin) = middle.rating();
+        assert_eq!(elo, 0.0);
+        assert!(margin > 100.0 && margin.is_finite(), "{margin}");
+        // 1 or 4, mean 2.5, sample deviation 1.54: 1.96 x 1.54 / sqrt(20).
+        assert!(
+            (middle.rank_margin() - 0.675).abs() < 0.01,
+            "{}",
+            middle.rank_margin()
+        );
     }
 
     #[test]
