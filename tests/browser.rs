@@ -10,6 +10,7 @@
 mod common;
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -43,8 +44,11 @@ impl Browser {
     async fn open(game: &str) -> Browser {
         let server = Server::start(&[]);
         let port = free_port();
+        // A process group of its own: Chromium runs under chromedriver, and a test that
+        // fails ends them all (see Drop).
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -287,18 +291,22 @@ impl Browser {
             .await
     }
 
+    /// Ends the WebDriver session; Drop ends the processes.
     async fn close(self) {
-        let Browser {
-            client,
-            mut driver,
-            profile,
-            server,
-        } = self;
-        let _ = client.close().await;
-        let _ = driver.kill();
-        let _ = driver.wait();
-        let _ = std::fs::remove_dir_all(profile);
-        drop(server);
+        let _ = self.client.clone().close().await;
+    }
+}
+
+/// Kills chromedriver and the Chromium it started (one process group), also when a
+/// test fails half way; then the server (its own Drop) and the profile.
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) on the group this test started; no memory is involved.
+        unsafe {
+            libc::kill(-(self.driver.id() as i32), libc::SIGKILL);
+        }
+        let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 

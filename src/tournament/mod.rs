@@ -496,6 +496,8 @@ pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Repo
         let seats = results.first().map_or(0, |r| r.seats.len());
         for (e, s) in standings.iter().enumerate() {
             let (rating, margin) = s.rating();
+            // Rounded first, so that a rating just below zero prints as +0.
+            let rating = rating.round() + 0.0;
             let rating = if rating.is_finite() && margin.is_finite() {
                 format!("{rating:+.0} ± {margin:.0}")
             } else if rating.is_finite() {
