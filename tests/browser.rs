@@ -358,6 +358,37 @@ async fn senamukha_in_the_browser() {
             .contains("depth")
     );
     page.screenshot("senamukha").await;
+    // Flip turns the board; Undo takes back to the person's turn (ludus's move too).
+    page.click("#flip").await;
+    assert_eq!(
+        page.eval("document.getElementById('board').classList.contains('flipped')")
+            .await,
+        json!(true)
+    );
+    page.click("#flip").await;
+    page.click("#undo").await;
+    page.idle_after(0, "the moves taken back").await;
+    // A promotion asks for the piece.
+    page.set_position("k10/4P6/11/11/11/11/11/11/11/11/10K w - - 0 1")
+        .await;
+    page.click_square("e10").await;
+    page.click_square("e11").await;
+    page.wait_for(
+        "!document.getElementById('choice').hidden",
+        "the promotion choice",
+    )
+    .await;
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('#choice button')].map(b => b.dataset.move).sort().join(' ')").await,
+        json!("e10e11e e10e11n e10e11r")
+    );
+    page.click("#choice button[data-move='e10e11r']").await;
+    page.idle_after(2, "the promotion and ludus's answer").await;
+    assert_eq!(
+        page.eval("document.querySelector('#moves .move').dataset.move")
+            .await,
+        json!("e10e11r")
+    );
     // The seed's first game, stepped through; then its mating move played by a click
     // on the position before it.
     let game = data("senamukha/game1.txt");
