@@ -235,7 +235,7 @@ impl Session {
                     info_out.line(&thinking_line(info));
                 }
             };
-            let best = job.search(limits, &mut info);
+            let best = job.search(limits, &mut info).best;
             if analysis || abandon.load(Ordering::Acquire) {
                 job.finish();
                 return;

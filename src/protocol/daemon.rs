@@ -485,25 +485,23 @@ impl Daemon {
         let out = self.out.clone();
         self.worker.spawn(kind, endless, move |job| {
             let info_out = out.clone();
-            let mut last = None;
-            let mut info = |info: &crate::search::Info| {
-                info_out.line(&info.to_string());
-                last = Some(info.clone());
-            };
+            let mut info = |info: &crate::search::Info| info_out.line(&info.to_string());
             let stopped = || Err("stopped before the count was complete".to_string());
             let reply = match task {
                 Task::Go(limits) => {
-                    let best = job.search(limits.clone(), &mut info);
+                    let searched = job.search(limits, &mut info);
                     job.finish();
-                    if let Some(verdict) = super::worker::mate_verdict(&limits, last.as_ref()) {
+                    if let Some(verdict) = searched.mate_verdict {
                         out.line(&format!("info string {verdict}"));
                     }
+                    let best = searched.best;
                     out.line(&format!("bestmove {}", best.as_deref().unwrap_or("none")));
                     return;
                 }
                 Task::Genmove(id, limits) => {
                     let result = job
                         .search(limits, &mut info)
+                        .best
                         .ok_or_else(|| "the game is over".to_string())
                         .and_then(|best| job.table.play(&best).map_err(String::from));
                     (id, result)

@@ -16,8 +16,7 @@ use super::request::{option_setting, position_setup, words};
 use super::session::{self, Flow, Kind};
 use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
-    WorkKind, Worker, Writer, games_served, mate_verdict, new_table, parse_hash,
-    parse_move_overhead,
+    WorkKind, Worker, Writer, games_served, new_table, parse_hash, parse_move_overhead,
 };
 use crate::game::quoted;
 use crate::search::{Clock, Info, Limits, Score};
@@ -354,16 +353,13 @@ impl Session {
         }
         self.worker.spawn(WorkKind::Search, endless, move |job| {
             let info_out = out.clone();
-            let mut last = None;
-            let mut info = |info: &Info| {
-                info_out.line(&in_moves(info).to_string());
-                last = Some(info.clone());
-            };
-            let best = job.search(limits.clone(), &mut info);
+            let mut info = |info: &Info| info_out.line(&in_moves(info).to_string());
+            let searched = job.search(limits, &mut info);
             job.finish();
-            if let Some(verdict) = mate_verdict(&limits, last.as_ref()) {
+            if let Some(verdict) = searched.mate_verdict {
                 out.line(&format!("info string {verdict}"));
             }
+            let best = searched.best;
             out.line(&format!("bestmove {}", best.as_deref().unwrap_or("(none)")));
         });
         Ok(())

@@ -193,17 +193,37 @@ impl Job<'_> {
     }
 
     /// Searches with `limits` (and the stop flag), sending every report to `info`;
-    /// returns the best move in the canonical notation, `None` when there is none. A
-    /// failing search is logged and gives `None`: it still owes its one answer.
-    pub fn search(&mut self, mut limits: Limits, info: &mut dyn FnMut(&Info)) -> Option<String> {
+    /// gives the best move in the canonical notation (`None` when there is none) and,
+    /// for a mate search, what it established ([`mate_verdict`]). A failing search is
+    /// logged and gives no move: it still owes its one answer.
+    pub fn search(&mut self, mut limits: Limits, info: &mut dyn FnMut(&Info)) -> Searched {
         limits.stop = Some(self.stop.clone());
         let table = &mut *self.table;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| table.search(&limits, info)))
-            .unwrap_or_else(|_| {
-                log::error!("the search failed");
-                None
-            })
+        let mut last = None;
+        let mut report = |report: &Info| {
+            info(report);
+            last = Some(report.clone());
+        };
+        let best = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            table.search(&limits, &mut report)
+        }))
+        .unwrap_or_else(|_| {
+            log::error!("the search failed");
+            None
+        });
+        Searched {
+            best,
+            mate_verdict: mate_verdict(&limits, last.as_ref()),
+        }
     }
+}
+
+/// What [`Job::search`] gives.
+pub struct Searched {
+    /// The best move, canonical; `None` when the game is over (or the search failed).
+    pub best: Option<String>,
+    /// For `go mate N`: the verdict to say before the move.
+    pub mate_verdict: Option<String>,
 }
 
 /// Sets `stop` once `limit` has passed, unless the work has `finished` before; looks
