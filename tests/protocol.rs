@@ -224,13 +224,10 @@ fn options_and_rules() {
     d.ask_one("game mangala");
     assert_eq!(d.ask_one("setoption name skip-origin value on"), "=");
     d.ask_one("game mentula");
-    assert!(
-        d.ask("list_options")
-            .iter()
-            .any(|l| l
-                == "option name Algorithm type combo default brs var brs var paranoid var mcts")
-    );
-    assert_eq!(d.ask_one("setoption name algorithm value MCTS"), "=");
+    assert!(d.ask("list_options").iter().any(
+        |l| l == "option name Algorithm type combo default mcts var brs var paranoid var mcts"
+    ));
+    assert_eq!(d.ask_one("setoption name algorithm value BRS"), "=");
     assert_eq!(
         d.ask_one("setoption name Algorithm value alphabeta"),
         "? Algorithm takes brs, paranoid, mcts, not \"alphabeta\""
