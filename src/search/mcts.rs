@@ -70,7 +70,10 @@ pub fn search<G: MultiPlayerGame>(
 ) -> SearchResult<G::Move> {
     let mut limits = limits.clone();
     // A depth limit becomes an iteration limit; the budget's depth is then not used.
-    if let Some(depth) = limits.depth.take() {
+    // `mate n` searches 2n - 1 plies deep in a game without mates (protocol.md): as a
+    // depth, or the search would have no end but `stop`.
+    let mate_depth = limits.mate.map(|n| 2 * n.max(1) - 1);
+    if let Some(depth) = limits.depth.take().or(mate_depth) {
         let iterations = depth as u64 * ITERATIONS_PER_DEPTH;
         limits.nodes = Some(limits.nodes.map_or(iterations, |n| n.min(iterations)));
     }
