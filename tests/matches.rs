@@ -223,7 +223,64 @@ fn broken_engines_lose_exactly_the_games_they_break() {
             );
         }
         assert_eq!(json["forfeits"], serde_json::json!([2, 0]), "{mode}");
+        if mode == "silent" {
+            assert_eq!(json["clocks"][0]["time_losses"], 2, "{stdout}");
+            assert!(
+                stdout.contains("silent: made no move on the clock, 2 lost on time"),
+                "{stdout}"
+            );
+        }
     }
+}
+
+#[test]
+fn a_match_on_the_clock_reports_how_each_engine_used_it() {
+    let ludus = ludus_path();
+    let (stdout, json) = run_match(
+        &[
+            "--game",
+            "mangala",
+            "--engine",
+            &format!("cmd={ludus} name=a"),
+            "--engine",
+            &format!("cmd={ludus} name=b"),
+            "--tc",
+            "2+0.05",
+            "--games",
+            "2",
+        ],
+        "clock-use",
+    );
+    for g in json["games"].as_array().unwrap() {
+        let clocks = g["clocks"].as_array().expect("clocks per seat");
+        assert_eq!(clocks.len(), 2);
+        let plies = g["moves"].as_array().unwrap().len() as u64;
+        let moves: u64 = clocks.iter().map(|c| c["moves"].as_u64().unwrap()).sum();
+        assert_eq!(moves, plies, "every move counted once");
+        for c in clocks {
+            let (used, had) = (
+                c["used_ms"].as_u64().unwrap(),
+                c["had_ms"].as_u64().unwrap(),
+            );
+            let moves = c["moves"].as_u64().unwrap();
+            // The time it had is the base plus an increment a move.
+            assert_eq!(had, 2_000 + 50 * moves, "{c}");
+            assert!(
+                used <= had && c["longest_ms"].as_u64().unwrap() <= used,
+                "{c}"
+            );
+            assert!(c["lowest_left_ms"].as_u64().unwrap() <= 2_000, "{c}");
+        }
+    }
+    for name in ["a", "b"] {
+        assert!(
+            stdout.lines().any(
+                |l| l.starts_with(&format!("{name}: used ")) && l.ends_with(", 0 lost on time")
+            ),
+            "{stdout}"
+        );
+    }
+    assert_eq!(json["clocks"].as_array().unwrap().len(), 2);
 }
 
 #[test]
@@ -394,7 +451,7 @@ fn an_engine_that_refuses_its_options_stops_the_match_before_it_starts() {
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("engine ludus-1: malformed reply: \"? unknown option \\\"Colour\\\" (mangala has Hash, Move Overhead, Endgame Counters, skip-origin, ply-limit)"),
+        stderr.contains("engine ludus-1: malformed reply: \"? unknown option \\\"Colour\\\" (mangala has Hash, Threads, Move Overhead, Endgame Counters, skip-origin, ply-limit)"),
         "{stderr}"
     );
 }

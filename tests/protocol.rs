@@ -202,6 +202,28 @@ fn options_and_rules() {
             .iter()
             .any(|l| l == "option name n-move-rule type string default off")
     );
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name Threads type spin default 1 min 1 max 64")
+    );
+    assert_eq!(d.ask_one("setoption name threads value 2"), "=");
+    assert_eq!(
+        d.ask_one("setoption name Threads value 0"),
+        "? Threads takes 1 to 64, not \"0\""
+    );
+    // Two threads search and answer as one does: every iteration reported, one move.
+    assert_eq!(d.ask_one("go depth 5"), "=");
+    let mut depths = Vec::new();
+    loop {
+        let line = d.line();
+        if line.starts_with("bestmove ") {
+            break;
+        }
+        depths.push(line.split(' ').nth(2).unwrap_or_default().to_string());
+    }
+    assert_eq!(depths, ["1", "2", "3", "4", "5"]);
+    assert_eq!(d.ask_one("setoption name threads value 1"), "=");
     assert_eq!(d.ask_one("setoption name hash value 8"), "=");
     assert_eq!(d.ask_one("setoption name Move Overhead value 30"), "=");
     assert_eq!(d.ask_one("setoption name N-Move-Rule value 50"), "=");
@@ -215,7 +237,7 @@ fn options_and_rules() {
     );
     assert_eq!(
         d.ask_one("setoption name castling value on"),
-        "? unknown option \"castling\" (senamukha has Hash, Move Overhead, n-move-rule)"
+        "? unknown option \"castling\" (senamukha has Hash, Threads, Move Overhead, n-move-rule)"
     );
     assert_eq!(
         d.ask_one("setoption hash 8"),
@@ -248,7 +270,7 @@ fn options_and_rules() {
     d.ask_one("game senamukha");
     assert_eq!(
         d.ask_one("setoption name Endgame Counters value 4"),
-        "? unknown option \"Endgame Counters\" (senamukha has Hash, Move Overhead, n-move-rule)"
+        "? unknown option \"Endgame Counters\" (senamukha has Hash, Threads, Move Overhead, n-move-rule)"
     );
     d.close();
 }

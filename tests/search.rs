@@ -116,6 +116,41 @@ fn mates_in_two_and_three_are_found_and_forced() {
 }
 
 #[test]
+fn two_threads_find_the_mates_and_play_them() {
+    for (fen, mate_in) in [
+        (
+            "11/3pp3R2/3e5k1/1p1p2E1p2/9pp/p10/3P4P2/PP1P5PP/11/3PP1PP3/1K9 w - - 8 88",
+            2,
+        ),
+        (
+            "11/3ppR5/3e4k2/1p1p2E1p2/9pp/p10/3P4P2/PP1P5PP/11/3PP1PP3/1K9 w - - 6 87",
+            3,
+        ),
+    ] {
+        let mut position = senamukha::Position::from_fen(fen).unwrap();
+        let mut two = senamukha::Position::engine(16);
+        senamukha::Position::set_threads(&mut two, 2);
+        let mut reports = 0;
+        let result =
+            senamukha::Position::think(&mut two, &mut position, &depth(8), &mut |_| reports += 1);
+        assert_eq!(result.info.scores, [Score::Mate(2 * mate_in - 1)], "{fen}");
+        assert_eq!(result.info.depth, 8);
+        assert_eq!(
+            reports, 8,
+            "only the main thread reports, once an iteration"
+        );
+        position.play(result.best_move.unwrap());
+        let mut replies = Vec::new();
+        position.legal_moves(&mut replies);
+        for reply in replies {
+            position.play(reply);
+            assert!(forces_mate(&mut position, mate_in as u32 - 1), "{fen}");
+            position.undo();
+        }
+    }
+}
+
+#[test]
 fn mangala_takes_the_longest_capture_chain() {
     // A (10 counters) ends in e and takes e d c b a F E: 6+6+6+6+4+2+4 = 34; E takes 12;
     // B ends in f and takes f e d c b a F E: 6+6+6+6+6+4+2+4 = 40, which empties North's

@@ -67,6 +67,8 @@ struct Session {
     engine_moves: u32,
     /// A `memory` that arrived during a search, applied before the next one.
     pending_hash: Option<usize>,
+    /// The threads from `cores`, applied before every search.
+    threads: usize,
 }
 
 /// A score for thinking output: centipawns, mates as 100000 + moves.
@@ -132,7 +134,7 @@ impl Session {
 
     fn features(&self) {
         self.out.line(&format!(
-            "feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 time=1 memory=1 \
+            "feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 time=1 memory=1 smp=1 \
              reuse=1 analyze=1 draw=0 myname=\"ludus {}\" variants=\"{}\" done=1",
             env!("CARGO_PKG_VERSION"),
             self.games.join(",")
@@ -206,6 +208,8 @@ impl Session {
         {
             self.error("memory", &e.to_string());
         }
+        let threads = self.threads;
+        self.worker.table().set_threads(threads);
         let mut limits = if analysis {
             Limits {
                 infinite: true,
@@ -289,8 +293,7 @@ impl Session {
             "post" => self.post = true,
             "nopost" => self.post = false,
             "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
-            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "." | "cores" | "nps"
-            | "otim" => {}
+            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "." | "nps" | "otim" => {}
             "protover" => self.features(),
             "ping" => self.out.line(&format!("pong {}", arg(0))),
             "quit" => {
@@ -417,6 +420,10 @@ impl Session {
                 }
                 Err(_) => self.error(line, "time takes centiseconds"),
             },
+            "cores" => match arg(0).parse::<usize>() {
+                Ok(n) if n >= 1 => self.threads = n.min(crate::search::MAX_THREADS),
+                _ => self.error(line, "cores takes a number of threads, at least 1"),
+            },
             "memory" => match arg(0).parse::<usize>() {
                 Ok(mib) if self.worker.busy() => {
                     self.pending_hash = Some(mib.clamp(1, MAX_HASH_MIB))
@@ -492,6 +499,7 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
         abandon: Arc::new(AtomicBool::new(false)),
         engine_moves: 0,
         pending_hash: None,
+        threads: 1,
     };
     session::run(&mut session, None, &lines);
 }

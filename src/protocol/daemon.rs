@@ -17,7 +17,8 @@ use super::table::Table;
 use super::uci;
 use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
-    WorkKind, Worker, Writer, new_table, parse_hash, parse_move_overhead, spawn_reader,
+    WorkKind, Worker, Writer, new_table, parse_hash, parse_move_overhead, parse_threads,
+    spawn_reader,
 };
 use crate::game::quoted;
 use crate::games;
@@ -69,6 +70,7 @@ struct Daemon {
     out: Writer,
     worker: Worker,
     hash_mib: usize,
+    threads: usize,
     move_overhead: Duration,
     bounds: Bounds,
 }
@@ -82,6 +84,8 @@ pub struct Bounds {
     pub work: Option<Duration>,
     /// The largest `Hash`, in MiB.
     pub hash_mib: usize,
+    /// The most `Threads`.
+    pub threads: usize,
 }
 
 impl Default for Bounds {
@@ -89,6 +93,7 @@ impl Default for Bounds {
         Bounds {
             work: None,
             hash_mib: MAX_HASH_MIB,
+            threads: crate::search::MAX_THREADS,
         }
     }
 }
@@ -210,6 +215,7 @@ impl Daemon {
                     .ok_or_else(|| format!("unknown game {:?} ({})", quoted(name), listed()))?;
                 // The new game's memory is taken now, not in its first search's clock.
                 let taken = table.set_hash(self.hash_mib);
+                table.set_threads(self.threads);
                 self.worker.set_table(table);
                 taken.map(|()| String::new()).map_err(String::from)
             }
@@ -281,6 +287,10 @@ impl Daemon {
                 "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
             ),
             format!(
+                "option name Threads type spin default 1 min 1 max {}",
+                self.bounds.threads
+            ),
+            format!(
                 "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
             ),
         ];
@@ -315,6 +325,11 @@ impl Daemon {
                 self.hash_mib = self.table().hash_mib();
                 taken?;
             }
+            "threads" => {
+                let threads = parse_threads(&value, self.bounds.threads)?;
+                self.threads = threads;
+                self.table().set_threads(threads);
+            }
             "move overhead" => self.move_overhead = parse_move_overhead(&value)?,
             _ if self
                 .table()
@@ -334,7 +349,7 @@ impl Daemon {
             }
             _ => {
                 let table = self.table();
-                let names: Vec<&str> = ["Hash", "Move Overhead"]
+                let names: Vec<&str> = ["Hash", "Threads", "Move Overhead"]
                     .into_iter()
                     .chain(table.engine_options().iter().map(|o| o.name))
                     .chain(table.rule_options().iter().map(|o| o.name))
@@ -592,6 +607,7 @@ fn serve_lines(
         out,
         worker,
         hash_mib,
+        threads: 1,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         bounds,
     };

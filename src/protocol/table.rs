@@ -130,6 +130,9 @@ pub trait Table: Send {
     fn set_hash(&mut self, mib: usize) -> Result<(), TableError>;
     /// The hash table's size in MiB.
     fn hash_mib(&self) -> usize;
+    /// Searches on `threads` threads (1 to [`crate::search::MAX_THREADS`]) where the
+    /// game's search can; kept when the engine is made anew.
+    fn set_threads(&mut self, threads: usize);
     /// The game's own engine options.
     fn engine_options(&self) -> &'static [EngineOption];
     /// Sets an engine option; the error names what was wrong.
@@ -159,6 +162,7 @@ pub struct TableOf<G: Searchable> {
     rules: Vec<(String, String)>,
     engine: G::Engine,
     hash_mib: usize,
+    threads: usize,
     /// Engine options set, applied again whenever the engine is made anew.
     engine_settings: Vec<(&'static str, u32)>,
 }
@@ -172,6 +176,7 @@ impl<G: Searchable> TableOf<G> {
             rules: Vec::new(),
             engine: G::engine(hash_mib),
             hash_mib,
+            threads: 1,
             engine_settings: Vec::new(),
         }
     }
@@ -179,6 +184,7 @@ impl<G: Searchable> TableOf<G> {
     /// A new engine with the hash size and engine options set.
     fn new_engine(&mut self) {
         self.engine = G::engine(self.hash_mib);
+        G::set_threads(&mut self.engine, self.threads);
         for &(name, value) in &self.engine_settings {
             // Accepted once, so accepted again.
             let _ = G::set_engine_option(&mut self.engine, name, value);
@@ -384,6 +390,11 @@ where
 
     fn hash_mib(&self) -> usize {
         self.hash_mib
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, crate::search::MAX_THREADS);
+        G::set_threads(&mut self.engine, self.threads);
     }
 
     fn engine_options(&self) -> &'static [EngineOption] {

@@ -17,6 +17,7 @@ use super::session::{self, Flow, Kind};
 use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
     WorkKind, Worker, Writer, games_served, new_table, parse_hash, parse_move_overhead,
+    parse_threads,
 };
 use crate::game::quoted;
 use crate::search::{Clock, Info, Limits, Score};
@@ -81,6 +82,7 @@ struct Session {
     worker: Worker,
     game: &'static str,
     hash_mib: usize,
+    threads: usize,
     move_overhead: Duration,
     /// Rule and engine options set, by name: applied again to a new game that has them.
     settings: Vec<(String, String)>,
@@ -103,6 +105,10 @@ impl Session {
         ));
         out.line(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
+        ));
+        out.line(&format!(
+            "option name Threads type spin default 1 min 1 max {}",
+            crate::search::MAX_THREADS
         ));
         out.line(&format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
@@ -142,6 +148,7 @@ impl Session {
     /// A new table of `game` with the options set so far.
     fn new_game_table(&self, game: &'static str) -> Box<dyn super::table::Table> {
         let mut table = new_table(game, self.hash_mib).expect("a game served");
+        table.set_threads(self.threads);
         for (name, value) in &self.settings {
             let known = |n: &str| n.eq_ignore_ascii_case(name);
             if table.engine_options().iter().any(|o| known(o.name)) {
@@ -177,6 +184,10 @@ impl Session {
                 let taken = self.worker.table().set_hash(parse_hash(&value)?);
                 self.hash_mib = self.worker.table().hash_mib();
                 taken?;
+            }
+            "threads" => {
+                self.threads = parse_threads(&value, crate::search::MAX_THREADS)?;
+                self.worker.table().set_threads(self.threads);
             }
             "moveoverhead" => self.move_overhead = parse_move_overhead(&value)?,
             _ => {
@@ -447,6 +458,7 @@ pub fn serve(dialect: Dialect, lines: Receiver<Input>, out: Writer) {
         game: games[0],
         games,
         hash_mib: DEFAULT_HASH_MIB,
+        threads: 1,
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         settings: Vec::new(),
     };

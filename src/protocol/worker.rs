@@ -30,6 +30,16 @@ pub fn parse_hash(value: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("Hash takes 1 to {MAX_HASH_MIB} (MiB), not {value:?}"))
 }
 
+/// Reads a `Threads` value: 1 to `max`.
+pub fn parse_threads(value: &str, max: usize) -> Result<usize, String> {
+    value
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|t| (1..=max).contains(t))
+        .ok_or_else(|| format!("Threads takes 1 to {max}, not {value:?}"))
+}
+
 /// Reads a `Move Overhead` value (ms).
 pub fn parse_move_overhead(value: &str) -> Result<std::time::Duration, String> {
     value

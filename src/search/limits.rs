@@ -56,19 +56,29 @@ impl Limits {
 /// The deepest iteration any search starts.
 pub const MAX_DEPTH: u32 = 64;
 
-/// How much of a clock one move may use: after the first (soft) share no new
-/// iteration starts; at the second (hard) the search stops. The share is the time left
-/// over the moves to go (30 if the control does not say) plus three quarters of the
-/// increment, never more than half the time left; the hard limit allows twice the
-/// share but never more than three quarters of the time left.
-pub fn allocate(clock: &Clock, move_overhead: Duration) -> (Duration, Duration) {
+/// How much of a clock one move may use: an optimum, which the search stretches or
+/// shrinks by how settled it is (see [`Budget::may_deepen_scaled`]), and a maximum,
+/// at which it stops at once.
+///
+/// The moves still to come are the control's moves to go or, when it has none, the
+/// game's estimate `moves_left`. The time they may share is the time left plus the
+/// increments still to come, less the move overhead of each; the optimum is an even
+/// share of it, never more than 2/5 of the time left. The maximum is five optima, never
+/// more than 3/4 of the time left (1 ms at the least).
+pub fn allocate(clock: &Clock, move_overhead: Duration, moves_left: u32) -> (Duration, Duration) {
     let left = clock.remaining.saturating_sub(move_overhead);
-    let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
-    let share = (left / moves + clock.increment * 3 / 4)
-        .min(left / 2)
+    let moves = clock.moves_to_go.unwrap_or(moves_left).clamp(1, 120);
+    let pool = (left + clock.increment * (moves - 1)).saturating_sub(move_overhead * moves);
+    let optimum = (pool / moves)
+        .min(left * 2 / 5)
         .max(Duration::from_millis(1));
-    (share / 2, (share * 2).min(left * 3 / 4).max(share))
+    let maximum = (optimum * 5).min(left * 3 / 4).max(optimum);
+    (optimum, maximum)
 }
+
+/// The part of the optimum after which no new iteration starts: the next one would
+/// likely take longer than what is left of it.
+const START_SHARE: f64 = 0.6;
 
 /// The deepest a search of a forced move (the only legal one) goes when only the clock
 /// limits it: deep enough for a score worth showing, too shallow to spend the clock.
@@ -77,8 +87,8 @@ pub const FORCED_MOVE_DEPTH: u32 = 6;
 /// The limits turned into deadlines, for a running search.
 pub struct Budget {
     started: Instant,
-    /// Do not start another iteration after this.
-    soft: Option<Instant>,
+    /// The optimum time for this move (see [`allocate`]).
+    optimum: Option<Duration>,
     /// Stop at once after this.
     hard: Option<Instant>,
     nodes: Option<u64>,
@@ -89,24 +99,35 @@ pub struct Budget {
     infinite: bool,
     /// Only the clock limits this search (no depth, nodes or time per move were asked).
     clock_only: bool,
+    /// The time limit is a fixed time per move.
+    movetime: bool,
 }
 
 impl Budget {
+    /// The budget of a search under `limits`, for a game of about 30 moves left.
     pub fn new(limits: &Limits) -> Budget {
+        Budget::with_moves_left(limits, 30)
+    }
+
+    /// The budget of a search under `limits`, the clock shared as if `moves_left` more
+    /// moves were to come when the control does not say.
+    pub fn with_moves_left(limits: &Limits, moves_left: u32) -> Budget {
         let started = limits.received.unwrap_or_else(Instant::now);
-        let mut soft = None;
+        let mut optimum = None;
         let mut hard = None;
         if !limits.infinite {
             if let Some(t) = limits.movetime {
                 let t = t
                     .saturating_sub(limits.move_overhead)
                     .max(Duration::from_millis(1));
-                soft = Some(started + t);
+                // A fixed time per move is used whole: iterations start until it
+                // has passed.
+                optimum = Some(t);
                 hard = Some(started + t);
             } else if let Some(clock) = limits.clock {
-                let (soft_share, hard_share) = allocate(&clock, limits.move_overhead);
-                soft = Some(started + soft_share);
-                hard = Some(started + hard_share);
+                let (optimum_share, maximum) = allocate(&clock, limits.move_overhead, moves_left);
+                optimum = Some(optimum_share);
+                hard = Some(started + maximum);
             }
         }
         let mate_plies = limits
@@ -116,7 +137,7 @@ impl Budget {
         Budget {
             started,
             mate_plies,
-            soft,
+            optimum,
             hard,
             nodes: if limits.infinite { None } else { limits.nodes },
             depth: if limits.infinite {
@@ -127,6 +148,7 @@ impl Budget {
             },
             stop: limits.stop.clone(),
             infinite: limits.infinite,
+            movetime: limits.movetime.is_some(),
             clock_only: !limits.infinite
                 && limits.clock.is_some()
                 && limits.depth.is_none()
@@ -166,7 +188,25 @@ impl Budget {
 
     /// Whether another iteration may start.
     pub fn may_deepen(&self, nodes: u64) -> bool {
-        !self.must_stop(nodes) && self.soft.is_none_or(|s| Instant::now() < s)
+        self.may_deepen_scaled(nodes, 1.0)
+    }
+
+    /// Whether another iteration may start, the optimum time scaled by `scale`: above
+    /// 1 while the search is unsettled (the best move changing, the score falling),
+    /// below while it is settled. A fixed time per move is used whole, unscaled.
+    pub fn may_deepen_scaled(&self, nodes: u64, scale: f64) -> bool {
+        if self.must_stop(nodes) {
+            return false;
+        }
+        let Some(optimum) = self.optimum else {
+            return true;
+        };
+        let share = if self.movetime {
+            1.0
+        } else {
+            START_SHARE * scale
+        };
+        self.started.elapsed().as_secs_f64() < optimum.as_secs_f64() * share
     }
 
     /// Whether the limits leave the search running until a stop.
@@ -199,26 +239,63 @@ mod tests {
             increment: ms(0),
             moves_to_go: None,
         };
-        assert_eq!(allocate(&clock, ms(0)), (ms(1_000), ms(4_000)));
-        // Moves to go and the increment count; the overhead is kept back.
+        // An even share over the moves the game expects; five times that at most.
+        assert_eq!(allocate(&clock, ms(0), 30), (ms(2_000), ms(10_000)));
+        assert_eq!(allocate(&clock, ms(0), 60), (ms(1_000), ms(5_000)));
+        // Moves to go, when given, win over the estimate; the increments to come count.
         let clock = Clock {
             remaining: ms(10_000),
             increment: ms(1_000),
             moves_to_go: Some(5),
         };
-        assert_eq!(allocate(&clock, ms(0)), (ms(1_375), ms(5_500)));
-        // With little time left, never more than half of it, and at most 3/4 hard.
+        assert_eq!(allocate(&clock, ms(0), 80), (ms(2_800), ms(7_500)));
+        // Every move to come keeps its overhead back.
+        let clock = Clock {
+            remaining: ms(10_000),
+            increment: ms(100),
+            moves_to_go: None,
+        };
+        assert_eq!(
+            allocate(&clock, ms(10), 80).0,
+            Duration::from_micros((9_990 + 7_900 - 800) * 1_000 / 80)
+        );
+        // With little time left, never more than 2/5 of it, and at most 3/4 at once.
         let clock = Clock {
             remaining: ms(100),
             increment: ms(5_000),
             moves_to_go: Some(1),
         };
-        let (soft, hard) = allocate(&clock, ms(20));
-        assert_eq!(soft, ms(20));
-        assert_eq!(hard, ms(60));
+        assert_eq!(allocate(&clock, ms(20), 30), (ms(32), ms(60)));
         // An empty clock still allows a millisecond.
         let clock = Clock::default();
-        assert_eq!(allocate(&clock, ms(50)).1, ms(1));
+        assert_eq!(allocate(&clock, ms(50), 30), (ms(1), ms(1)));
+    }
+
+    #[test]
+    fn an_unsettled_search_may_start_iterations_for_longer() {
+        let limits = Limits {
+            clock: Some(Clock {
+                remaining: ms(100_000),
+                increment: ms(0),
+                moves_to_go: Some(10),
+            }),
+            received: Some(Instant::now() - ms(7_000)),
+            ..Limits::default()
+        };
+        // Optimum 10 s: after 7 s a settled search stops, an unsettled one goes on.
+        let budget = Budget::new(&limits);
+        assert!(!budget.may_deepen(0));
+        assert!(!budget.may_deepen_scaled(0, 0.7));
+        assert!(budget.may_deepen_scaled(0, 1.5));
+        // A fixed time per move is used whole, never scaled.
+        let limits = Limits {
+            movetime: Some(ms(10_000)),
+            received: Some(Instant::now() - ms(7_000)),
+            ..Limits::default()
+        };
+        let budget = Budget::new(&limits);
+        assert!(budget.may_deepen_scaled(0, 0.5));
+        assert!(!budget.must_stop(0));
     }
 
     #[test]

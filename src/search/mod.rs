@@ -23,6 +23,8 @@ pub mod multi_player;
 mod tt;
 pub(crate) mod two_player;
 
+pub use two_player::MAX_THREADS;
+
 pub use limits::{Budget, Clock, Limits};
 pub use tt::MemoryError;
 
@@ -216,6 +218,9 @@ pub trait Searchable: crate::game::Game {
     fn wait_until_ready(_engine: &mut Self::Engine, _position: &Self) {}
     /// Forgets what earlier searches learnt (a new game), keeping the memory taken.
     fn clear(_engine: &mut Self::Engine) {}
+    /// Searches on this many threads from the next search on, where the game's search
+    /// runs on several (the alpha-beta games); otherwise it stays on one.
+    fn set_threads(_engine: &mut Self::Engine, _threads: usize) {}
     /// Takes the memory the next search needs, before it starts.
     fn prepare(_engine: &mut Self::Engine) -> Result<(), MemoryError> {
         Ok(())

@@ -1,5 +1,8 @@
 //! The transposition table: one entry per slot, allocated once at the size set in MiB,
-//! replaced when the new result is deeper or from a newer search.
+//! replaced when the new result is deeper or from a newer search; shared without
+//! locks by the threads of one search.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The memory for a hash table could not be had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,16 +29,41 @@ pub enum Bound {
     Upper,
 }
 
-/// One stored result.
-#[derive(Clone, Copy, Debug, Default)]
+/// One stored result: the key XOR the data, and the data, each an atomic word, so
+/// that threads share the table without locks. A slot torn by two threads writing
+/// at once fails the key check and is read as empty.
+#[derive(Debug, Default)]
 struct Slot {
-    key: u64,
-    /// The best move, as the game packs it; 0 for none.
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The data word: best move (32 bits), value (16), depth (8), bound (2) and
+/// generation (6).
+#[derive(Clone, Copy)]
+struct Data {
     best: u32,
     value: i16,
     depth: u8,
-    /// Bound (2 bits) and generation (6 bits).
     meta: u8,
+}
+
+impl Data {
+    fn pack(self) -> u64 {
+        u64::from(self.best)
+            | u64::from(self.value as u16) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.meta) << 56
+    }
+
+    fn unpack(word: u64) -> Data {
+        Data {
+            best: word as u32,
+            value: (word >> 32) as u16 as i16,
+            depth: (word >> 48) as u8,
+            meta: (word >> 56) as u8,
+        }
+    }
 }
 
 /// `count` empty slots in zeroed memory, `None` if it cannot be had. Zeroed pages come
@@ -48,7 +76,7 @@ fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
         return Some(Vec::new());
     }
     // SAFETY: the layout has a non-zero size; a slot of zero bytes is the empty slot
-    // (`Slot::default()`: every field is an integer), so zeroed memory holds `count`
+    // (`Slot::default()`: two atomic words of 0), so zeroed memory holds `count`
     // valid slots; the memory comes from the global allocator with the layout of
     // `[Slot; count]`, as `Vec::from_raw_parts` requires.
     unsafe {
@@ -70,6 +98,8 @@ pub struct Entry {
     pub fresh: bool,
 }
 
+/// The table. Its memory and generation are set between searches (`&mut`); during
+/// one, every search thread probes and stores through a shared reference.
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     /// The number of slots; the memory is taken at the first search, not at creation,
@@ -128,43 +158,51 @@ impl TranspositionTable {
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.slots.get(self.index(key))?;
-        if slot.key != key || slot.meta == 0 {
+        let word = slot.data.load(Ordering::Relaxed);
+        if slot.check.load(Ordering::Relaxed) ^ word != key {
             return None;
         }
-        let bound = match slot.meta & 3 {
+        let data = Data::unpack(word);
+        if data.meta == 0 {
+            return None;
+        }
+        let bound = match data.meta & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             _ => Bound::Upper,
         };
         Some(Entry {
-            best: (slot.best != 0).then_some(slot.best),
-            value: slot.value as i32,
-            depth: slot.depth as u32,
+            best: (data.best != 0).then_some(data.best),
+            value: data.value as i32,
+            depth: data.depth as u32,
             bound,
-            fresh: slot.meta >> 2 == self.generation,
+            fresh: data.meta >> 2 == self.generation,
         })
     }
 
-    pub fn store(&mut self, key: u64, best: Option<u32>, value: i32, depth: u32, bound: Bound) {
+    pub fn store(&self, key: u64, best: Option<u32>, value: i32, depth: u32, bound: Bound) {
         let generation = self.generation;
-        let index = self.index(key);
-        let Some(slot) = self.slots.get_mut(index) else {
+        let Some(slot) = self.slots.get(self.index(key)) else {
             return;
         };
-        let old_generation = slot.meta >> 2;
-        if slot.key == key || old_generation != generation || depth as u8 >= slot.depth {
+        let word = slot.data.load(Ordering::Relaxed);
+        let same = slot.check.load(Ordering::Relaxed) ^ word == key;
+        let old = Data::unpack(word);
+        if same || old.meta >> 2 != generation || depth as u8 >= old.depth {
             let bound_bits = match bound {
                 Bound::Exact => 1,
                 Bound::Lower => 2,
                 Bound::Upper => 3,
             };
-            *slot = Slot {
-                key,
-                best: best.unwrap_or(if slot.key == key { slot.best } else { 0 }),
+            let data = Data {
+                best: best.unwrap_or(if same { old.best } else { 0 }),
                 value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 depth: depth.min(255) as u8,
                 meta: bound_bits | generation << 2,
-            };
+            }
+            .pack();
+            slot.check.store(key ^ data, Ordering::Relaxed);
+            slot.data.store(data, Ordering::Relaxed);
         }
     }
 }

@@ -16,6 +16,7 @@ use super::limits::{Budget, Limits};
 use super::tt::{Bound, TranspositionTable};
 use super::{INFINITY, Info, MATE, MATE_BOUND, Score, SearchResult, Value};
 use crate::game::{Game, Player};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What alpha-beta needs from a two-player game beyond the rules.
 pub trait TwoPlayerGame: Game {
@@ -48,6 +49,25 @@ pub trait TwoPlayerGame: Game {
     }
     fn play_null(&mut self) {}
     fn undo_null(&mut self) {}
+    /// Whether the search may prune and reduce by the static evaluation, the exchange
+    /// and the history (reverse futility, razoring, futility, losing captures pruned,
+    /// reductions from the history, internal iterative reductions), as measured for
+    /// Sena-Mukha: a game that does not set it keeps the plain search (Mangala II: not
+    /// measured there). Late-move pruning by a count of quiet moves and pruning quiet
+    /// moves that lose their man by the exchange lost in Sena-Mukha matches and are
+    /// not done.
+    const SELECTIVE: bool = false;
+    /// Whether `mv` loses no more than `-threshold` by the exchange it starts on its
+    /// target square (static exchange evaluation): `see(mv) >= threshold`. By default
+    /// every move passes, so nothing is pruned by exchanges.
+    fn exchange_at_least(&self, _mv: Self::Move, _threshold: Value) -> bool {
+        true
+    }
+    /// How many more moves the side to move expects to make in this game, for the
+    /// clock when the control does not say.
+    fn expected_moves_left(&self) -> u32 {
+        30
+    }
     /// The move packed into a non-zero number (for the table and killers).
     fn pack(mv: Self::Move) -> u32;
     /// An index below [`HISTORY_SIZE`] for the history heuristic.
@@ -57,11 +77,17 @@ pub trait TwoPlayerGame: Game {
 /// Proven bounds on the value of a position for the side to move (an endgame table's,
 /// or what the rules alone prove); equal bounds are the exact value. Handed to
 /// [`Searcher::search_with`] by the game's engine: the search knows no oracle itself.
-pub type Oracle<'a, G> = &'a dyn Fn(&G) -> Option<(Value, Value)>;
+pub type Oracle<'a, G> = &'a (dyn Fn(&G) -> Option<(Value, Value)> + Sync);
 
-/// What every node of one search reads: its deadlines and its oracle.
+/// What every node of one search reads: its deadlines, the shared table and its
+/// oracle.
 struct Context<'a, G> {
     budget: &'a Budget,
+    tt: &'a TranspositionTable,
+    /// For a helper thread: set when the main thread has finished.
+    done: Option<&'a AtomicBool>,
+    /// The helpers' nodes, added every few hundred.
+    helper_nodes: &'a AtomicU64,
     oracle: Option<Oracle<'a, G>>,
     /// A mate search: no selective pruning (null move, late move reductions) and no
     /// table cutoffs from earlier, selective searches, so that a search to depth `d`
@@ -131,9 +157,20 @@ impl Turn {
 }
 
 /// A reusable searcher for games whose moves are `M`: the table, killers and history
-/// live across searches, and the move lists of every ply are allocated once.
+/// live across searches, and the move lists of every ply are allocated once. With
+/// more than one thread the others search the same position beside it (Lazy SMP):
+/// they share only the table, and their results reach the main thread through it.
 pub struct Searcher<M> {
     tt: TranspositionTable,
+    main: Thread<M>,
+    helpers: Vec<Thread<M>>,
+    /// The score the last search ended with (for the side that searched), against
+    /// which the next one sees its score fall.
+    last_score: Option<Value>,
+}
+
+/// What one search thread keeps for itself.
+struct Thread<M> {
     killers: Vec<[u32; 2]>,
     history: Vec<i32>,
     nodes: u64,
@@ -142,13 +179,102 @@ pub struct Searcher<M> {
     pv: Vec<Vec<u32>>,
     /// Per ply: the moves and their order keys.
     lists: Vec<(Vec<M>, Vec<i32>)>,
+    /// Per ply: whether the move that led there was a null move (no two in a row).
+    after_null: Vec<bool>,
+    /// Late-move reductions by depth and move number, in 1/1024 plies.
+    reductions: Vec<[i32; 64]>,
 }
 
-impl<M: Copy> Searcher<M> {
-    /// A searcher with a transposition table of `hash_mib` MiB.
+/// How settled an iterative deepening is, for how much of the clock it uses: the best
+/// move changing and the score falling below the last search's stretch the time, a
+/// best move that has stood for many iterations shrinks it.
+struct ClockUse {
+    /// Changes of the best move, each iteration's halving the older ones.
+    changes: f64,
+    /// The last iteration at which the best move changed.
+    changed_at: u32,
+    depth: u32,
+    reference: Option<Value>,
+    last_value: Option<Value>,
+}
+
+impl ClockUse {
+    fn new(reference: Option<Value>) -> ClockUse {
+        ClockUse {
+            changes: 0.0,
+            changed_at: 0,
+            depth: 0,
+            reference,
+            last_value: None,
+        }
+    }
+
+    fn iteration(&mut self, depth: u32, value: Value, best_changed: bool) {
+        self.changes /= 2.0;
+        if best_changed && depth > 1 {
+            self.changes += 1.0;
+            self.changed_at = depth;
+        }
+        self.depth = depth;
+        self.last_value = Some(value);
+    }
+
+    /// The factor on the optimum time.
+    fn scale(&self) -> f64 {
+        let instability = 1.0 + self.changes;
+        let falling = match (self.reference, self.last_value) {
+            (Some(before), Some(now)) if before.abs() < MATE_BOUND && now.abs() < MATE_BOUND => {
+                (1.0 + f64::from(before - now) / 200.0).clamp(0.7, 1.5)
+            }
+            _ => 1.0,
+        };
+        let settled = if self.depth >= self.changed_at + 8 {
+            0.75
+        } else {
+            1.0
+        };
+        (instability * falling * settled).clamp(0.5, 2.5)
+    }
+}
+
+/// The static evaluation of a ply in check, where none is taken.
+const NO_EVAL: Value = -INFINITY;
+/// History scores stay within this bound, approached by gravity: each update moves a
+/// score toward the bound by a share of the remaining distance.
+const HISTORY_MAX: i32 = 16_384;
+
+/// The most threads a search runs.
+pub const MAX_THREADS: usize = 64;
+
+impl<M: Copy + Send> Searcher<M> {
+    /// A searcher with a transposition table of `hash_mib` MiB, on one thread.
     pub fn new(hash_mib: usize) -> Searcher<M> {
         Searcher {
             tt: TranspositionTable::new(hash_mib),
+            main: Thread::new(),
+            helpers: Vec::new(),
+            last_score: None,
+        }
+    }
+
+    /// Searches on `threads` threads from the next search on (1 to [`MAX_THREADS`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            self.helpers.push(Thread::new());
+        }
+    }
+
+    /// The threads a search runs.
+    pub fn threads(&self) -> usize {
+        1 + self.helpers.len()
+    }
+}
+
+impl<M: Copy> Thread<M> {
+    fn new() -> Thread<M> {
+        Thread {
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_SIZE],
             nodes: 0,
@@ -158,9 +284,39 @@ impl<M: Copy> Searcher<M> {
             lists: (0..=MAX_PLY)
                 .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
                 .collect(),
+            after_null: vec![false; MAX_PLY + 2],
+            reductions: (0..64)
+                .map(|depth| {
+                    std::array::from_fn(|index| {
+                        if depth == 0 || index == 0 {
+                            0
+                        } else {
+                            let r = (depth as f64).ln() * (index as f64).ln() / 2.1 + 0.6;
+                            (r * 1024.0) as i32
+                        }
+                    })
+                })
+                .collect(),
         }
     }
 
+    /// Prepares for a new search: killers forgotten, history aged.
+    fn begin(&mut self) {
+        self.nodes = 0;
+        self.stopped = false;
+        self.killers.iter_mut().for_each(|k| *k = [0; 2]);
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [0; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
+impl<M: Copy + Send> Searcher<M> {
     /// Takes the memory the search needs before it starts, so that a search never waits
     /// for it; the error says when it cannot be had.
     pub fn prepare(&mut self) -> Result<(), super::MemoryError> {
@@ -170,13 +326,14 @@ impl<M: Copy> Searcher<M> {
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.killers.iter_mut().for_each(|k| *k = [0; 2]);
-        self.history.iter_mut().for_each(|h| *h = 0);
+        self.main.clear();
+        self.helpers.iter_mut().for_each(Thread::clear);
+        self.last_score = None;
     }
 
     /// Searches `position` within `limits`, calling `report` after every completed
     /// iteration. The position is returned as it was given.
-    pub fn search<G: TwoPlayerGame<Move = M>>(
+    pub fn search<G: TwoPlayerGame<Move = M> + Send>(
         &mut self,
         position: &mut G,
         limits: &Limits,
@@ -187,21 +344,17 @@ impl<M: Copy> Searcher<M> {
 
     /// [`Searcher::search`] with an oracle: every position it settles within the window
     /// is a leaf with its proven value.
-    pub fn search_with<G: TwoPlayerGame<Move = M>>(
+    pub fn search_with<G: TwoPlayerGame<Move = M> + Send>(
         &mut self,
         position: &mut G,
         limits: &Limits,
         mut report: impl FnMut(&Info),
         oracle: Option<Oracle<'_, G>>,
     ) -> SearchResult<G::Move> {
-        let mut budget = Budget::new(limits);
+        let mut budget = Budget::with_moves_left(limits, position.expected_moves_left());
         self.tt.new_search();
-        self.nodes = 0;
-        self.stopped = false;
-        self.killers.iter_mut().for_each(|k| *k = [0; 2]);
-        for h in self.history.iter_mut() {
-            *h /= 8;
-        }
+        self.main.begin();
+        self.helpers.iter_mut().for_each(Thread::begin);
         let canonical = G::NOTATIONS[0].1;
         let mut root_moves = Vec::new();
         position.legal_moves(&mut root_moves);
@@ -220,54 +373,104 @@ impl<M: Copy> Searcher<M> {
         if root_moves.len() == 1 {
             budget.forced_move();
         }
-        if !root_moves.is_empty() {
-            let mut previous = 0;
-            for depth in 1..=budget.depth {
-                self.seldepth = 0;
-                let context = Context {
+        let mut clock = ClockUse::new(self.last_score.take());
+        let done = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        let exhaustive = budget.mate_plies.is_some();
+        let (tt, main, helpers) = (&self.tt, &mut self.main, &mut self.helpers);
+        std::thread::scope(|scope| {
+            if !root_moves.is_empty() {
+                for (index, helper) in helpers.iter_mut().enumerate() {
+                    let mut position = position.clone();
+                    let (budget, done, helper_nodes) = (&budget, &done, &helper_nodes);
+                    scope.spawn(move || {
+                        let ctx = Context {
+                            budget,
+                            tt,
+                            done: Some(done),
+                            helper_nodes,
+                            oracle,
+                            exhaustive,
+                        };
+                        // Every other helper runs one iteration ahead, so that the
+                        // threads spread over two depths.
+                        helper.iterate(&mut position, 1 + (index as u32 + 1) % 2, &ctx);
+                    });
+                }
+                let ctx = Context {
                     budget: &budget,
+                    tt,
+                    done: None,
+                    helper_nodes: &helper_nodes,
                     oracle,
-                    exhaustive: budget.mate_plies.is_some(),
+                    exhaustive,
                 };
-                let value = self.aspiration(position, depth, previous, &context);
-                if self.stopped && depth > 1 {
-                    // A partial iteration counts only through what it proved: the
-                    // root's first move (last best) was searched first.
-                    if let Some(first) = self.pv[0].first()
-                        && let Some(&mv) = root_moves.iter().find(|&&m| G::pack(m) == *first)
-                    {
-                        best = Some(mv);
+                let mut previous = 0;
+                for depth in 1..=budget.depth {
+                    main.seldepth = 0;
+                    let value = main.aspiration(position, depth, previous, &ctx);
+                    if main.stopped && depth > 1 {
+                        // A partial iteration counts only through what it proved: the
+                        // root's first move (last best) was searched first.
+                        if let Some(first) = main.pv[0].first()
+                            && let Some(&mv) = root_moves.iter().find(|&&m| G::pack(m) == *first)
+                        {
+                            best = Some(mv);
+                        }
+                        break;
                     }
-                    break;
-                }
-                previous = value;
-                let line = self.principal_variation(position, &root_moves);
-                if let Some(&first) = line.first() {
-                    best = Some(first);
-                }
-                info = Info {
-                    depth,
-                    seldepth: self.seldepth.max(depth),
-                    scores: vec![Score::from_value(value)],
-                    nodes: self.nodes,
-                    time_ms: budget.elapsed_ms(),
-                    pv: self.format_line(position, &line, canonical),
-                };
-                report(&info);
-                if self.stopped || !budget.may_deepen(self.nodes) {
-                    break;
-                }
-                if mate_search_ends(value, depth, budget.mate_plies) {
-                    break;
+                    previous = value;
+                    let line = main.principal_variation(position, &root_moves);
+                    if let Some(&first) = line.first() {
+                        clock.iteration(depth, value, best.map(G::pack) != Some(G::pack(first)));
+                        best = Some(first);
+                    }
+                    info = Info {
+                        depth,
+                        seldepth: main.seldepth.max(depth),
+                        scores: vec![Score::from_value(value)],
+                        nodes: main.nodes + helper_nodes.load(Ordering::Relaxed),
+                        time_ms: budget.elapsed_ms(),
+                        pv: main.format_line(position, &line, canonical),
+                    };
+                    report(&info);
+                    if main.stopped || !budget.may_deepen_scaled(main.nodes, clock.scale()) {
+                        break;
+                    }
+                    if mate_search_ends(value, depth, budget.mate_plies) {
+                        break;
+                    }
                 }
             }
-        }
-        budget.wait_if_infinite();
-        info.nodes = self.nodes;
+            budget.wait_if_infinite();
+            done.store(true, Ordering::Relaxed);
+        });
+        self.last_score = clock.last_value;
+        info.nodes = self.main.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>();
         info.time_ms = budget.elapsed_ms();
         SearchResult {
             best_move: best,
             info,
+        }
+    }
+}
+
+impl<M: Copy> Thread<M> {
+    /// A helper's search: iterative deepening from `first_depth` until the main
+    /// thread is done (or the limits end it), its results left in the table.
+    fn iterate<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &mut G,
+        first_depth: u32,
+        ctx: &Context<G>,
+    ) {
+        let mut previous = 0;
+        for depth in first_depth.min(ctx.budget.depth)..=ctx.budget.depth {
+            let value = self.aspiration(position, depth, previous, ctx);
+            if self.stopped {
+                break;
+            }
+            previous = value;
         }
     }
 
@@ -334,10 +537,37 @@ impl<M: Copy> Searcher<M> {
         }
     }
 
-    fn poll(&mut self, budget: &Budget) {
+    /// A quiet move cut off: the history rewards it (its slot `best`) and penalises
+    /// the quiet moves tried before it, by gravity toward [`HISTORY_MAX`].
+    fn reward_quiet(&mut self, best: usize, others: &[usize], depth: i32) {
+        let bonus = (depth * depth * 16).min(1_600);
+        let mut update = |slot: usize, bonus: i32| {
+            let h = &mut self.history[slot];
+            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        };
+        update(best, bonus);
+        for &slot in others {
+            update(slot, -bonus);
+        }
+    }
+
+    fn poll<G>(&mut self, ctx: &Context<G>) {
         self.nodes += 1;
-        if self.nodes & 255 == 0 && budget.must_stop(self.nodes) {
-            self.stopped = true;
+        if self.nodes & 255 == 0 {
+            match ctx.done {
+                // A helper stops with the main thread, and its node count is shown.
+                Some(done) => {
+                    ctx.helper_nodes.fetch_add(256, Ordering::Relaxed);
+                    if done.load(Ordering::Relaxed) || ctx.budget.must_stop(0) {
+                        self.stopped = true;
+                    }
+                }
+                None => {
+                    if ctx.budget.must_stop(self.nodes) {
+                        self.stopped = true;
+                    }
+                }
+            }
         }
     }
 
@@ -399,14 +629,14 @@ impl<M: Copy> Searcher<M> {
         if depth <= 0 {
             return self.quiescence(position, ply, alpha, beta, ctx);
         }
-        self.poll(ctx.budget);
+        self.poll(ctx);
         if self.stopped {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
 
         let key = position.hash();
-        let entry = self.tt.probe(key);
+        let entry = ctx.tt.probe(key);
         let tt_move = entry.and_then(|e| e.best);
         if let Some(e) = entry
             && !is_pv
@@ -422,21 +652,69 @@ impl<M: Copy> Searcher<M> {
             }
         }
 
-        // The static evaluation is needed only to decide on the null move.
+        let selective = G::SELECTIVE && !ctx.exhaustive;
+        // The static evaluation, refined by the table's bound where that is tighter.
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            position.evaluate()
+        };
+        let mut eval = static_eval;
+        if let Some(e) = entry
+            && !in_check
+            && e.value.abs() < MATE_BOUND
+        {
+            let tt_value = from_tt(e.value, ply);
+            let tighter = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => tt_value > eval,
+                Bound::Upper => tt_value < eval,
+            };
+            if tighter {
+                eval = tt_value;
+            }
+        }
+
+        if selective && !is_pv && !in_check && beta.abs() < MATE_BOUND {
+            // (Reverse futility pruning, returning at once when the evaluation is far
+            // above beta, was tried: with it ludus missed a mate in three at depth 14.)
+            // Razoring: so far below alpha that only a capture could help.
+            if depth <= 3 && eval + 250 + 200 * depth < alpha {
+                let value = self.quiescence(position, ply, alpha - 1, alpha, ctx);
+                if self.stopped {
+                    return 0;
+                }
+                if value < alpha {
+                    return value;
+                }
+            }
+        }
+
         if !is_pv
             && !ctx.exhaustive
             && !in_check
             && depth >= 3
             && beta.abs() < MATE_BOUND
+            && (!selective || !self.after_null[ply_index])
+            && (if selective {
+                eval >= beta && static_eval >= beta - 20 * depth
+            } else {
+                position.evaluate() >= beta
+            })
             && position.null_move_allowed()
-            && position.evaluate() >= beta
         {
-            let reduction = 2 + depth / 4;
+            let reduction = if selective {
+                3 + depth / 3 + ((eval - beta) / 200).min(3)
+            } else {
+                2 + depth / 4
+            };
             let mover = position.to_move();
             position.play_null();
+            self.after_null[ply_index + 1] = true;
             let value = Turn::after(mover, position).value(beta - 1, beta, |a, b| {
                 self.negamax(position, depth - 1 - reduction, ply + 1, a, b, false, ctx)
             });
+            self.after_null[ply_index + 1] = false;
             position.undo_null();
             if self.stopped {
                 return 0;
@@ -444,6 +722,12 @@ impl<M: Copy> Searcher<M> {
             if value >= beta {
                 return if value >= MATE_BOUND { beta } else { value };
             }
+        }
+
+        // Internal iterative reduction: without a move from the table the ordering is
+        // poor and the node likely new; search it shallower first.
+        if selective && tt_move.is_none() && depth >= 4 {
+            depth -= 1;
         }
 
         let (moves, keys) = list;
@@ -456,6 +740,9 @@ impl<M: Copy> Searcher<M> {
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = None;
+        // Quiet moves searched here, for the history's malus on a cutoff.
+        let mut quiets = [0usize; 64];
+        let mut quiet_count = 0;
         for i in 0..moves.len() {
             // Selection sort: the best remaining move next, as a cutoff often comes early.
             let next = (i..moves.len()).max_by_key(|&j| keys[j]).unwrap_or(i);
@@ -463,16 +750,49 @@ impl<M: Copy> Searcher<M> {
             keys.swap(i, next);
             let mv = moves[i];
             let tactical = position.is_tactical(mv);
+            let packed = G::pack(mv);
+            let history_slot = (!tactical).then(|| position.history_index(mv));
+            let base_reduction = self.reductions[(depth as usize).min(63)][i.min(63)];
+            // Moves that cannot raise alpha by the margins are pruned (never a check,
+            // which is tested once the move is on the board, and never before some
+            // move has escaped a mate).
+            // (Late-move pruning by a count of quiet moves, and pruning quiet moves that
+            // lose the man by the exchange, were tried and lost in matches: see
+            // `G::SELECTIVE`.)
+            let prunable = selective && ply > 0 && best_value > -MATE_BOUND && i > 0;
+            let mut pruned = false;
+            if prunable {
+                let lmr_depth = (depth - 1 - base_reduction / 1024).max(0);
+                pruned = if tactical {
+                    depth <= 6 && !position.exchange_at_least(mv, -100 * depth)
+                } else {
+                    !in_check && lmr_depth <= 8 && static_eval + 100 + 100 * lmr_depth <= alpha
+                };
+            }
             let mover = position.to_move();
             position.play(mv);
+            let gives_check = position.in_check();
+            if pruned && !gives_check {
+                position.undo();
+                continue;
+            }
+            let mut listed = false;
+            if let Some(slot) = history_slot
+                && quiet_count < quiets.len()
+            {
+                quiets[quiet_count] = slot;
+                quiet_count += 1;
+                listed = true;
+            }
             let turn = Turn::after(mover, position);
             let value = if i == 0 {
                 turn.value(alpha, beta, |a, b| {
                     self.negamax(position, depth - 1, ply + 1, a, b, is_pv, ctx)
                 })
             } else {
-                let reduction = if !ctx.exhaustive && depth >= 3 && i >= 3 && !tactical && !in_check
-                {
+                let reduction = if ctx.exhaustive || depth < 3 || tactical || in_check {
+                    0
+                } else if i >= 3 {
                     let r = ((depth as f32).ln() * (i as f32).ln() / 2.0) as i32;
                     r.clamp(0, depth - 2) - i32::from(is_pv).min(r.max(0))
                 } else {
@@ -505,20 +825,24 @@ impl<M: Copy> Searcher<M> {
                     alpha = value;
                     let (head, tail) = self.pv.split_at_mut(ply_index + 1);
                     head[ply_index].clear();
-                    head[ply_index].push(G::pack(mv));
+                    head[ply_index].push(packed);
                     head[ply_index].extend_from_slice(&tail[0]);
                     if alpha >= beta {
                         if !tactical {
-                            let packed = G::pack(mv);
                             let killers = &mut self.killers[ply_index];
                             if killers[0] != packed {
                                 killers[1] = killers[0];
                                 killers[0] = packed;
                             }
-                            let h = &mut self.history[position.history_index(mv)];
-                            *h += depth * depth;
-                            if *h > 1 << 20 {
-                                self.history.iter_mut().for_each(|h| *h /= 2);
+                            if selective && let Some(slot) = history_slot {
+                                let before = quiet_count - usize::from(listed);
+                                self.reward_quiet(slot, &quiets[..before], depth);
+                            } else {
+                                let h = &mut self.history[position.history_index(mv)];
+                                *h += depth * depth;
+                                if *h > 1 << 20 {
+                                    self.history.iter_mut().for_each(|h| *h /= 2);
+                                }
                             }
                         }
                         break;
@@ -533,7 +857,7 @@ impl<M: Copy> Searcher<M> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
+        ctx.tt.store(
             key,
             best_move.map(G::pack),
             to_tt(best_value, ply),
@@ -567,7 +891,7 @@ impl<M: Copy> Searcher<M> {
         beta: Value,
         ctx: &Context<G>,
     ) -> Value {
-        self.poll(ctx.budget);
+        self.poll(ctx);
         if self.stopped {
             return 0;
         }
@@ -603,6 +927,10 @@ impl<M: Copy> Searcher<M> {
         }
         moves.sort_by_cached_key(|&m| -position.tactical_order(m));
         for mv in moves {
+            // A capture that loses material by the exchange cannot raise a standing pat.
+            if G::SELECTIVE && !in_check && !position.exchange_at_least(mv, 0) {
+                continue;
+            }
             let mover = position.to_move();
             position.play(mv);
             let value = Turn::after(mover, position).value(alpha, beta, |a, b| {
@@ -640,7 +968,12 @@ impl<M: Copy> Searcher<M> {
             if Some(packed) == tt_move {
                 1 << 30
             } else if position.is_tactical(mv) {
-                (1 << 29) + position.tactical_order(mv)
+                // Captures that lose by the exchange go last, after the quiet moves.
+                if G::SELECTIVE && !position.exchange_at_least(mv, 0) {
+                    -(1 << 20) + position.tactical_order(mv)
+                } else {
+                    (1 << 29) + position.tactical_order(mv)
+                }
             } else if packed == killers[0] {
                 1 << 28
             } else if packed == killers[1] {

@@ -83,6 +83,9 @@ pub struct GameSummary {
     pub scores: Option<Vec<f64>>,
     /// Per seat: the place, 1 best (shared places averaged).
     pub places: Vec<f64>,
+    /// Per seat: how it used its clock (empty without a clock).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clocks: Vec<referee::ClockUse>,
 }
 
 /// What the state file holds: the configuration it belongs to and the games so far.
@@ -234,6 +237,7 @@ fn summarise<G: Game>(
         index,
         opening,
         seats,
+        clocks: played.clocks,
         moves: played.moves,
         ending: ending.to_string(),
         reason,
@@ -532,7 +536,95 @@ pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Repo
         }
         json["standings"] = serde_json::json!(standings);
     }
+    let clock_lines: Vec<(String, serde_json::Value)> = (0..names.len())
+        .filter_map(|e| clock_report(results, e).map(|c| (c.line(names[e]), c.json())))
+        .collect();
+    if !clock_lines.is_empty() {
+        json["clocks"] = serde_json::json!(clock_lines.iter().map(|(_, j)| j).collect::<Vec<_>>());
+        lines.extend(clock_lines.into_iter().map(|(line, _)| line));
+    }
     Report { lines, json }
+}
+
+/// How one engine used its clock over a match.
+struct ClockReport {
+    games: usize,
+    /// The share of the time it had that it used, per game.
+    shares: Vec<f64>,
+    lowest_left_ms: u64,
+    longest_ms: u64,
+    time_losses: usize,
+    moves: u64,
+    used_ms: u64,
+}
+
+impl ClockReport {
+    fn line(&self, name: &str) -> String {
+        let mut shares = self.shares.clone();
+        shares.sort_by(f64::total_cmp);
+        if shares.is_empty() {
+            return format!(
+                "{name}: made no move on the clock, {} lost on time",
+                self.time_losses
+            );
+        }
+        let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+        format!(
+            "{name}: used {:.0} % of its clock on average ({:.0} to {:.0} % per game, {} games), \
+             {} ms a move, least left {} ms, longest move {} ms, {} lost on time",
+            100.0 * mean,
+            100.0 * shares[0],
+            100.0 * shares[shares.len() - 1],
+            self.games,
+            self.used_ms / self.moves.max(1),
+            self.lowest_left_ms,
+            self.longest_ms,
+            self.time_losses
+        )
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "games": self.games,
+            "mean_share_used": self.shares.iter().sum::<f64>() / self.shares.len().max(1) as f64,
+            "lowest_left_ms": self.lowest_left_ms,
+            "longest_move_ms": self.longest_ms,
+            "time_losses": self.time_losses,
+            "ms_per_move": self.used_ms / self.moves.max(1),
+        })
+    }
+}
+
+/// Engine `e`'s clock over the games that kept one for it.
+fn clock_report(results: &[GameSummary], e: usize) -> Option<ClockReport> {
+    let mut report = ClockReport {
+        games: 0,
+        shares: Vec::new(),
+        lowest_left_ms: u64::MAX,
+        longest_ms: 0,
+        time_losses: 0,
+        moves: 0,
+        used_ms: 0,
+    };
+    for r in results {
+        for (seat, &engine) in r.seats.iter().enumerate() {
+            if engine == e && r.forfeit == Some(seat) && r.reason.starts_with("lost on time") {
+                report.time_losses += 1;
+            }
+            let Some(c) = r.clocks.get(seat).filter(|c| engine == e && c.moves > 0) else {
+                continue;
+            };
+            report.games += 1;
+            report
+                .shares
+                .push(c.used_ms as f64 / c.had_ms.max(1) as f64);
+            report.lowest_left_ms = report.lowest_left_ms.min(c.lowest_left_ms);
+            report.longest_ms = report.longest_ms.max(c.longest_ms);
+            report.moves += u64::from(c.moves);
+            report.used_ms += c.used_ms;
+        }
+    }
+    (report.games > 0 || report.time_losses > 0).then_some(report)
 }
 
 /// Runs the match for game `G`, printing progress and results to `out`.
@@ -733,6 +825,7 @@ fn play_one<G: Game>(
                     let played = referee::Played {
                         moves: Vec::new(),
                         ending: Ending::Forfeit { seat, reason },
+                        clocks: Vec::new(),
                     };
                     return summarise::<G>(index, opening, seats, played);
                 }
@@ -812,6 +905,7 @@ mod tests {
             forfeit: None,
             scores: None,
             places: vec![1.5, 1.5],
+            clocks: Vec::new(),
         };
         let record = game_record::<mangala::Position>(&summary, &config);
         assert!(

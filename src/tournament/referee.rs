@@ -83,12 +83,30 @@ pub enum Ending {
 pub struct Played {
     pub moves: Vec<String>,
     pub ending: Ending,
+    /// Per seat, how it used its clock; empty when no clock was kept.
+    pub clocks: Vec<ClockUse>,
+}
+
+/// How one seat used its clock in a game, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClockUse {
+    /// Moves it made on the clock.
+    pub moves: u32,
+    /// Time it thought, all moves together.
+    pub used_ms: u64,
+    /// Time it had: the base time(s) and every increment it was given.
+    pub had_ms: u64,
+    /// The least it had left after a move.
+    pub lowest_left_ms: u64,
+    /// Its longest move.
+    pub longest_ms: u64,
 }
 
 /// The clock state of one seat.
 struct SeatClock {
     remaining: Duration,
     moves_made: u32,
+    usage: ClockUse,
 }
 
 /// Plays a game from `start` after `opening` (moves already checked), `engines[s]`
@@ -116,6 +134,7 @@ pub fn play<G: Game>(
                     seat,
                     reason: failure.to_string(),
                 },
+                clocks: Vec::new(),
             };
         }
     }
@@ -131,6 +150,11 @@ pub fn play<G: Game>(
         .map(|_| SeatClock {
             remaining: base,
             moves_made: 0,
+            usage: ClockUse {
+                had_ms: base.as_millis() as u64,
+                lowest_left_ms: base.as_millis() as u64,
+                ..ClockUse::default()
+            },
         })
         .collect();
     let ending = loop {
@@ -216,16 +240,32 @@ pub fn play<G: Game>(
                     ),
                 };
             }
-            clock.remaining = clock.remaining.saturating_sub(elapsed) + increment;
+            let left = clock.remaining.saturating_sub(elapsed);
+            let usage = &mut clock.usage;
+            usage.moves += 1;
+            usage.used_ms += elapsed.as_millis() as u64;
+            usage.longest_ms = usage.longest_ms.max(elapsed.as_millis() as u64);
+            usage.lowest_left_ms = usage.lowest_left_ms.min(left.as_millis() as u64);
+            usage.had_ms += increment.as_millis() as u64;
+            clock.remaining = left + increment;
             clock.moves_made += 1;
             if per_session.is_some_and(|m| clock.moves_made.is_multiple_of(m)) {
                 clock.remaining += base;
+                usage.had_ms += base.as_millis() as u64;
             }
         }
         moves.push(position.format_move(mv, canonical));
         position.play(mv);
     };
-    Played { moves, ending }
+    let clocks = match settings.time_control {
+        TimeControl::Clock { .. } => clocks.iter().map(|c| c.usage).collect(),
+        _ => Vec::new(),
+    };
+    Played {
+        moves,
+        ending,
+        clocks,
+    }
 }
 
 #[cfg(test)]

@@ -226,6 +226,8 @@ async fn socket(
     let bounds = Bounds {
         work: Some(server.options.work_limit),
         hash_mib: server.options.hash_mib,
+        // Sessions share the machine: each searches on one thread.
+        threads: 1,
     };
     upgrade
         .max_message_size(MAX_MESSAGE)

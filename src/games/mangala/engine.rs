@@ -122,6 +122,10 @@ impl Searchable for Position {
         engine.searcher.clear()
     }
 
+    fn set_threads(engine: &mut Engine, threads: usize) {
+        engine.searcher.set_threads(threads)
+    }
+
     fn set_engine_option(engine: &mut Engine, name: &str, value: u32) -> Result<(), OptionError> {
         if !name.eq_ignore_ascii_case(ENDGAME_COUNTERS.name) {
             return Err(OptionError::UnknownEngine {

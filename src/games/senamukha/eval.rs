@@ -280,6 +280,19 @@ impl TwoPlayerGame for Position {
         Position::undo_null(self)
     }
 
+    const SELECTIVE: bool = true;
+
+    fn exchange_at_least(&self, mv: Self::Move, threshold: Value) -> bool {
+        super::exchange::at_least(self, mv, threshold)
+    }
+
+    fn expected_moves_left(&self) -> u32 {
+        // Games between engines last 150 to 340 plies; fewer are left as the officers
+        // come off.
+        let officers = officers(self, Color::White) + officers(self, Color::Black);
+        (40 + 40 * officers / (2 * START_OFFICERS)) as u32
+    }
+
     fn pack(mv: Self::Move) -> u32 {
         mv.bits() as u32 + 1
     }
@@ -310,6 +323,9 @@ impl crate::search::Searchable for Position {
     }
     fn clear(engine: &mut Self::Engine) {
         engine.clear()
+    }
+    fn set_threads(engine: &mut Self::Engine, threads: usize) {
+        engine.set_threads(threads)
     }
     fn think(
         engine: &mut Self::Engine,

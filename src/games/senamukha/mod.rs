@@ -10,6 +10,7 @@
 mod attacks;
 mod board;
 mod eval;
+mod exchange;
 mod fen;
 mod movegen;
 mod notation;
