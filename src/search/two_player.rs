@@ -181,14 +181,31 @@ struct Thread<M> {
     lists: Vec<(Vec<M>, Vec<i32>)>,
     /// Per ply: whether the move that led there was a null move (no two in a row).
     after_null: Vec<bool>,
-    /// Late-move reductions by depth and move number, in 1/1024 plies.
-    reductions: Vec<[i32; 64]>,
+}
+
+/// The plies a late move's search would be reduced by, estimated from the depth and
+/// the move's number, for futility pruning's depth.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::LazyLock<Vec<[u8; 64]>> = std::sync::LazyLock::new(|| {
+        (0..64)
+            .map(|depth| {
+                std::array::from_fn(|index| {
+                    if depth == 0 || index == 0 {
+                        0
+                    } else {
+                        ((depth as f64).ln() * (index as f64).ln() / 2.1 + 0.6) as u8
+                    }
+                })
+            })
+            .collect()
+    });
+    i32::from(TABLE[depth.clamp(0, 63) as usize][index.min(63)])
 }
 
 /// How settled an iterative deepening is, for how much of the clock it uses: the best
 /// move changing and the score falling below the last search's stretch the time, a
 /// best move that has stood for many iterations shrinks it.
-struct ClockUse {
+struct TimeScale {
     /// Changes of the best move, each iteration's halving the older ones.
     changes: f64,
     /// The last iteration at which the best move changed.
@@ -198,9 +215,9 @@ struct ClockUse {
     last_value: Option<Value>,
 }
 
-impl ClockUse {
-    fn new(reference: Option<Value>) -> ClockUse {
-        ClockUse {
+impl TimeScale {
+    fn new(reference: Option<Value>) -> TimeScale {
+        TimeScale {
             changes: 0.0,
             changed_at: 0,
             depth: 0,
@@ -237,7 +254,13 @@ impl ClockUse {
     }
 }
 
-/// The static evaluation of a ply in check, where none is taken.
+/// The order key of the table's move; captures and promotions that do not lose by
+/// the exchange have keys from [`GOOD_CAPTURE`] up to it.
+const TABLE_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 29;
+
+/// The static evaluation where none is taken (in check, or by a search that does not
+/// prune by it).
 const NO_EVAL: Value = -INFINITY;
 /// History scores stay within this bound, approached by gravity: each update moves a
 /// score toward the bound by a share of the remaining distance.
@@ -265,11 +288,6 @@ impl<M: Copy + Send> Searcher<M> {
             self.helpers.push(Thread::new());
         }
     }
-
-    /// The threads a search runs.
-    pub fn threads(&self) -> usize {
-        1 + self.helpers.len()
-    }
 }
 
 impl<M: Copy> Thread<M> {
@@ -285,18 +303,6 @@ impl<M: Copy> Thread<M> {
                 .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
                 .collect(),
             after_null: vec![false; MAX_PLY + 2],
-            reductions: (0..64)
-                .map(|depth| {
-                    std::array::from_fn(|index| {
-                        if depth == 0 || index == 0 {
-                            0
-                        } else {
-                            let r = (depth as f64).ln() * (index as f64).ln() / 2.1 + 0.6;
-                            (r * 1024.0) as i32
-                        }
-                    })
-                })
-                .collect(),
         }
     }
 
@@ -373,7 +379,7 @@ impl<M: Copy + Send> Searcher<M> {
         if root_moves.len() == 1 {
             budget.forced_move();
         }
-        let mut clock = ClockUse::new(self.last_score.take());
+        let mut clock = TimeScale::new(self.last_score.take());
         let done = AtomicBool::new(false);
         let helper_nodes = AtomicU64::new(0);
         let exhaustive = budget.mate_plies.is_some();
@@ -654,14 +660,14 @@ impl<M: Copy> Thread<M> {
 
         let selective = G::SELECTIVE && !ctx.exhaustive;
         // The static evaluation, refined by the table's bound where that is tighter.
-        let static_eval = if in_check {
+        let static_eval = if in_check || !selective {
             NO_EVAL
         } else {
             position.evaluate()
         };
         let mut eval = static_eval;
         if let Some(e) = entry
-            && !in_check
+            && static_eval != NO_EVAL
             && e.value.abs() < MATE_BOUND
         {
             let tt_value = from_tt(e.value, ply);
@@ -752,20 +758,18 @@ impl<M: Copy> Thread<M> {
             let tactical = position.is_tactical(mv);
             let packed = G::pack(mv);
             let history_slot = (!tactical).then(|| position.history_index(mv));
-            let base_reduction = self.reductions[(depth as usize).min(63)][i.min(63)];
             // Moves that cannot raise alpha by the margins are pruned (never a check,
             // which is tested once the move is on the board, and never before some
-            // move has escaped a mate).
-            // (Late-move pruning by a count of quiet moves, and pruning quiet moves that
-            // lose the man by the exchange, were tried and lost in matches: see
-            // `G::SELECTIVE`.)
+            // move has escaped a mate); see `G::SELECTIVE` for what was tried.
             let prunable = selective && ply > 0 && best_value > -MATE_BOUND && i > 0;
             let mut pruned = false;
             if prunable {
-                let lmr_depth = (depth - 1 - base_reduction / 1024).max(0);
                 pruned = if tactical {
-                    depth <= 6 && !position.exchange_at_least(mv, -100 * depth)
+                    // The ordering already found the capture not losing, or not.
+                    let not_losing = (GOOD_CAPTURE..TABLE_MOVE).contains(&keys[i]);
+                    depth <= 6 && !not_losing && !position.exchange_at_least(mv, -100 * depth)
                 } else {
+                    let lmr_depth = (depth - 1 - late_move_reduction(depth, i)).max(0);
                     !in_check && lmr_depth <= 8 && static_eval + 100 + 100 * lmr_depth <= alpha
                 };
             }
@@ -966,13 +970,13 @@ impl<M: Copy> Thread<M> {
         keys.extend(moves.iter().map(|&mv| {
             let packed = G::pack(mv);
             if Some(packed) == tt_move {
-                1 << 30
+                TABLE_MOVE
             } else if position.is_tactical(mv) {
                 // Captures that lose by the exchange go last, after the quiet moves.
                 if G::SELECTIVE && !position.exchange_at_least(mv, 0) {
                     -(1 << 20) + position.tactical_order(mv)
                 } else {
-                    (1 << 29) + position.tactical_order(mv)
+                    GOOD_CAPTURE + position.tactical_order(mv)
                 }
             } else if packed == killers[0] {
                 1 << 28
