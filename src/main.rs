@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use ludus::game::Game;
 use ludus::games::{self, Play};
-use ludus::search::{Limits, Searchable};
+use ludus::search::Limits;
 
 #[derive(Parser)]
 #[command(
@@ -196,12 +196,63 @@ enum Command {
         #[arg(long, default_value_t = 256, value_parser = ludus::protocol::parse_hash)]
         hash_limit: usize,
     },
+    /// Tunes the evaluation's weights to game results (Texel's method): `generate`
+    /// plays self-play games and prints their quiet positions with results, `fit` fits
+    /// the weights to them and prints the weights' source file.
+    Tune {
+        #[command(subcommand)]
+        action: Tune,
+    },
     /// Replays a game record and prints its moves, final position and result.
     Replay {
         #[command(flatten)]
         setup: Setup,
         /// The record file, or - for standard input.
         file: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum Tune {
+    /// Plays self-play games from random openings and prints every quiet position, one
+    /// a line: the first player's result (1, 0.5 or 0), a space, the position.
+    Generate {
+        #[arg(long, default_value = games::DEFAULT, value_parser = PossibleValuesParser::new(games::NAMES))]
+        game: String,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// Random moves (plies) from the start before the engine plays.
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        /// The random seed of the openings: the same seed gives the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once, one thread each.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// A game this many plies long is a draw.
+        #[arg(long, default_value_t = 600)]
+        max_plies: usize,
+    },
+    /// Fits the weights to positions from `generate` (a file, or - for standard input)
+    /// and prints the source file of the fitted weights; the errors go to stderr.
+    Fit {
+        #[arg(long, default_value = games::DEFAULT, value_parser = PossibleValuesParser::new(games::NAMES))]
+        game: String,
+        file: String,
+        /// Steps of the fit over the whole set.
+        #[arg(long, default_value_t = 500)]
+        epochs: usize,
+        /// The step size, in centi-units.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// The penalty on each weight's squared distance from where it starts (per 100
+        /// centi-units): larger keeps weights the games do not decide where they are.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
     },
 }
 
@@ -281,7 +332,10 @@ fn main() -> ExitCode {
         | Command::Replay { setup, .. }
         | Command::Search { setup, .. }
         | Command::Diagram { setup, .. } => setup.game.clone(),
-        Command::Openings { game, .. } => game.clone(),
+        Command::Openings { game, .. }
+        | Command::Tune {
+            action: Tune::Generate { game, .. } | Tune::Fit { game, .. },
+        } => game.clone(),
         // The bench covers every game; any game type can run it.
         Command::Bench { .. }
         | Command::Endgame { .. }
@@ -317,7 +371,7 @@ fn quiet_when_output_closes() {
     }
 }
 
-fn run<G: Searchable>(command: Command) -> Result<(), String> {
+fn run<G: Play>(command: Command) -> Result<(), String> {
     match command {
         Command::Search {
             setup: Setup { fen, rules, .. },
@@ -395,12 +449,105 @@ fn run<G: Searchable>(command: Command) -> Result<(), String> {
             println!("{}", position.diagram_svg_with(last, &drawn));
             Ok(())
         }
+        Command::Tune { action } => run_tune::<G>(action),
         Command::Openings {
             plies, count, seed, ..
         } => {
             for line in ludus::tournament::random_openings::<G>(plies, count, seed) {
                 println!("{line}");
             }
+            Ok(())
+        }
+    }
+}
+
+fn run_tune<G: Play>(action: Tune) -> Result<(), String> {
+    use ludus::search::tuning;
+    let terms = G::tuning().ok_or_else(|| format!("{}'s evaluation cannot be tuned", G::NAME))?;
+    match action {
+        Tune::Generate {
+            games,
+            nodes,
+            plies,
+            seed,
+            concurrency,
+            max_plies,
+            ..
+        } => {
+            let settings = tuning::Generate {
+                games,
+                nodes,
+                opening_plies: plies,
+                seed,
+                concurrency,
+                max_plies,
+            };
+            let started = Instant::now();
+            let count = tuning::generate::<G>(&settings, &mut std::io::stdout())
+                .map_err(|e| e.to_string())?;
+            log::info!(
+                "{count} positions from {games} games in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        Tune::Fit {
+            file,
+            epochs,
+            rate,
+            l2,
+            ..
+        } => {
+            let text = if file == "-" {
+                std::io::read_to_string(std::io::stdin()).map_err(|e| e.to_string())?
+            } else {
+                std::fs::read_to_string(&file).map_err(|e| format!("cannot read {file}: {e}"))?
+            };
+            let samples = tuning::read_samples::<G>(&text)?;
+            if samples.len() < 10 {
+                return Err(format!(
+                    "{file} holds {} positions; the fit needs 10 or more",
+                    samples.len()
+                ));
+            }
+            // The last tenth (whole games, as generate writes them) is held out: its
+            // error tells whether the fit learnt the games or the positions.
+            let (train, held) = samples.split_at(samples.len() - samples.len() / 10);
+            let settings = tuning::FitSettings { epochs, rate, l2 };
+            let fit = tuning::fit(
+                train,
+                terms.weights,
+                terms.frozen,
+                &settings,
+                &mut |epoch, error| {
+                    log::info!("epoch {epoch}: error {error:.6}");
+                },
+            );
+            let start: Vec<f64> = terms.weights.iter().map(|&w| f64::from(w)).collect();
+            log::info!(
+                "held-out positions ({}): error {:.6} before, {:.6} after",
+                held.len(),
+                tuning::error(held, &start, tuning::fit_scale(held, &start)),
+                tuning::error(held, &fit.weights, fit.k)
+            );
+            let rounded: Vec<_> = fit
+                .weights
+                .iter()
+                .map(|w| w.round() as ludus::search::Value)
+                .collect();
+            log::info!(
+                "{} positions fitted, K {:.3}, error {:.6} before, {:.6} after",
+                train.len(),
+                fit.k,
+                fit.error_before,
+                fit.error_after
+            );
+            for ((name, &old), &new) in terms.names.iter().zip(terms.weights).zip(&rounded) {
+                if old != new {
+                    log::info!("{name}: {old} -> {new}");
+                }
+            }
+            print!("{}", (terms.source)(&rounded));
             Ok(())
         }
     }

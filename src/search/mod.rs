@@ -21,6 +21,7 @@ mod limits;
 pub(crate) mod mcts;
 pub mod multi_player;
 mod tt;
+pub mod tuning;
 pub(crate) mod two_player;
 
 pub use two_player::MAX_THREADS;
@@ -224,6 +225,11 @@ pub trait Searchable: crate::game::Game {
     /// Takes the memory the next search needs, before it starts.
     fn prepare(_engine: &mut Self::Engine) -> Result<(), MemoryError> {
         Ok(())
+    }
+    /// The evaluation's terms and weights, when they can be fitted to game results
+    /// (`ludus tune`); `None` when the evaluation is not linear in its weights.
+    fn tuning() -> Option<tuning::Terms<Self>> {
+        None
     }
     /// Searches the position for the player to move.
     fn think(

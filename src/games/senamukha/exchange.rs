@@ -9,7 +9,6 @@
 
 use super::attacks;
 use super::board::{Bitboard, Color, Kind, SIZE, Square, Squares};
-use super::eval::WEIGHTS;
 use super::position::{Move, Position};
 use crate::search::Value;
 
@@ -18,7 +17,7 @@ fn value(kind: Kind) -> Value {
         // The king can be "captured" only as the last man of an exchange: a large value
         // makes a recapture of it never pay.
         Kind::King => 20_000,
-        kind => WEIGHTS.material[kind.index()],
+        kind => super::eval::material(kind),
     }
 }
 

@@ -18,6 +18,7 @@ mod position;
 #[cfg(test)]
 mod reference;
 mod svg;
+mod weights;
 
 pub use board::{Color, Kind, Piece, Square};
 pub use notation::Notation;
