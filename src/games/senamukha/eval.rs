@@ -441,8 +441,25 @@ fn walk(position: &Position, sink: &mut impl Sink) {
     sink.add(TEMPO, 1);
 }
 
+/// Whether `color` can force mate: a side with only knights (two at most) beside its
+/// king cannot, as in chess; pawns may promote, and a Rook or Elephant mates with the king.
+fn can_force_mate(position: &Position, color: Color) -> bool {
+    let men = position.side_men(color) & !position.men(color, Kind::King);
+    men & !position.men(color, Kind::Knight) != 0 || men.count_ones() > 2
+}
+
+/// Neither side can force mate: the game is a draw in all but name, and every
+/// position of it is worth 0 (so the search takes a repetition rather than
+/// shuffling on toward a mate that cannot come).
+fn dead_drawn(position: &Position) -> bool {
+    !can_force_mate(position, Color::White) && !can_force_mate(position, Color::Black)
+}
+
 /// The evaluation from the side to move's view.
 pub fn evaluate(position: &Position) -> Value {
+    if dead_drawn(position) {
+        return 0;
+    }
     let mut sum = Sum {
         sign: 1,
         scale: 64,
@@ -459,6 +476,9 @@ pub fn evaluate(position: &Position) -> Value {
 /// How often each term of [`LAYOUT`] counts in `position`, from White's view: the
 /// evaluation from White's view is these counts times [`WEIGHTS`] (up to rounding).
 pub fn features(position: &Position) -> [f64; TERMS] {
+    if dead_drawn(position) {
+        return [0.0; TERMS];
+    }
     let mut counts = Counts {
         sign: 1.0,
         scale: 1.0,
@@ -692,6 +712,23 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    /// King and knight against king (or against king and knight) cannot force mate:
+    /// worth 0 whoever moves; king, knight and pawn can.
+    #[test]
+    fn only_knights_cannot_force_mate_and_are_worth_nothing() {
+        for fen in [
+            "k10/11/11/11/11/11/11/4N6/11/11/5K5 w - - 0 1",
+            "k10/11/11/11/n10/11/11/4N6/11/11/5K5 b - - 0 1",
+        ] {
+            let position = Position::from_fen(fen).unwrap();
+            assert_eq!(evaluate(&position), 0, "{fen}");
+            assert!(features(&position).iter().all(|&c| c == 0.0));
+        }
+        let position =
+            Position::from_fen("k10/11/11/11/11/11/P10/4N6/11/11/5K5 w - - 0 1").unwrap();
+        assert!(evaluate(&position) > 100);
     }
 
     /// The weights file is what `ludus tune fit` writes for these weights.
