@@ -539,13 +539,6 @@ fn quiet(position: &Position, played: Move) -> bool {
         .any(|&mv| super::exchange::at_least(position, mv, 1))
 }
 
-fn officers(position: &Position, color: Color) -> Value {
-    [Kind::Knight, Kind::Elephant, Kind::Rook]
-        .iter()
-        .map(|&k| material(k) * position.men(color, k).count_ones() as Value)
-        .sum()
-}
-
 impl TwoPlayerGame for Position {
     fn evaluate(&self) -> Value {
         evaluate(self)
@@ -592,7 +585,7 @@ impl TwoPlayerGame for Position {
     fn null_move_allowed(&self) -> bool {
         // Zugzwang is a danger when a side has only king and pawns.
         let us = self.side_to_move();
-        officers(self, us) > 0 && !Position::in_check(self)
+        phase_officers(self, us) > 0 && !Position::in_check(self)
     }
 
     fn play_null(&mut self) {
