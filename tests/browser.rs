@@ -280,7 +280,11 @@ impl Browser {
         self.click("#position-panel summary").await;
         self.type_into("#position-text", text).await;
         self.click("#set-position").await;
-        self.idle_after(0, "the position set").await;
+        self.wait_for(
+            "document.getElementById('message').textContent === 'position set' && document.querySelectorAll('#moves .move').length === 0 && document.body.dataset.state === 'idle'",
+            "the position set",
+        )
+        .await;
     }
 
     /// The end of the game as the page shows it, once it shows it.

@@ -174,7 +174,10 @@ function recordMoves(text) {
     .map((w) => w.replace(/[×#=.+]+$/, ''));
 }
 
+// Every action of a person starts here and ends in a redraw; the page reads as busy
+// from this moment, so nobody (a test neither) takes the old board for the answer.
 async function stopThinking() {
+  setState('loading');
   state.epoch++;
   if (state.thinking) {
     state.thinking = false;
@@ -190,6 +193,7 @@ async function refresh() {
   const set = await engine.request(positionCommand(state.view));
   if (!set.ok) {
     say(set.text, 'error');
+    setState('idle');
     return;
   }
   const reach = state.game === 'mentula' && $('reach').checked ? ' reach' : '';
@@ -359,6 +363,7 @@ async function playMove(text, by) {
   const set = await engine.request(positionCommand(state.view));
   if (!set.ok) {
     say(set.text, 'error');
+    setState('idle');
     return;
   }
   const played = await engine.request(`play ${text}`);
