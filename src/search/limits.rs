@@ -63,15 +63,23 @@ pub const MAX_DEPTH: u32 = 64;
 /// The moves still to come are the control's moves to go or, when it has none, the
 /// game's estimate `moves_left`. The time they may share is the time left plus the
 /// increments still to come, less the move overhead of each; the optimum is an even
-/// share of it, never more than 2/5 of the time left. The maximum is five optima, never
-/// more than 3/4 of the time left (1 ms at the least).
+/// share of it, never more than 1/5 of the time left (2/5 with moves to go, when the
+/// clock is refilled). The maximum is five optima, never more than 3/4 of the time
+/// left (1 ms at the least).
 pub fn allocate(clock: &Clock, move_overhead: Duration, moves_left: u32) -> (Duration, Duration) {
     let left = clock.remaining.saturating_sub(move_overhead);
     let moves = clock.moves_to_go.unwrap_or(moves_left).clamp(1, 120);
     let pool = (left + clock.increment * (moves - 1)).saturating_sub(move_overhead * moves);
-    let optimum = (pool / moves)
-        .min(left * 2 / 5)
-        .max(Duration::from_millis(1));
+    // Without moves to go, never more than a fifth of the time left: in a long game
+    // with an increment the clock then settles at several increments, a reserve
+    // against a late answer (at 2/5 it ran down to about one and, on a loaded machine,
+    // was overrun). A control with moves to go is refilled, and keeps 2/5.
+    let cap = if clock.moves_to_go.is_some() {
+        left * 2 / 5
+    } else {
+        left / 5
+    };
+    let optimum = (pool / moves).min(cap).max(Duration::from_millis(1));
     let maximum = (optimum * 5).min(left * 3 / 4).max(optimum);
     (optimum, maximum)
 }
@@ -259,13 +267,22 @@ mod tests {
             allocate(&clock, ms(10), 80).0,
             Duration::from_micros((9_990 + 7_900 - 800) * 1_000 / 80)
         );
-        // With little time left, never more than 2/5 of it, and at most 3/4 at once.
+        // With little time left before a control, never more than 2/5 of it, and at
+        // most 3/4 at once.
         let clock = Clock {
             remaining: ms(100),
             increment: ms(5_000),
             moves_to_go: Some(1),
         };
         assert_eq!(allocate(&clock, ms(20), 30), (ms(32), ms(60)));
+        // A long game with an increment: the optimum, a fifth of the time left, lets
+        // the clock grow back toward five increments.
+        let clock = Clock {
+            remaining: ms(200),
+            increment: ms(100),
+            moves_to_go: None,
+        };
+        assert_eq!(allocate(&clock, ms(10), 60).0, ms(38));
         // An empty clock still allows a millisecond.
         let clock = Clock::default();
         assert_eq!(allocate(&clock, ms(50), 30), (ms(1), ms(1)));
