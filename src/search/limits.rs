@@ -276,7 +276,7 @@ mod tests {
         };
         assert_eq!(allocate(&clock, ms(20), 30), (ms(32), ms(60)));
         // A long game with an increment: the optimum, a fifth of the time left, lets
-        // the clock grow back toward five increments.
+        // the clock grow back toward several increments.
         let clock = Clock {
             remaining: ms(200),
             increment: ms(100),
