@@ -79,3 +79,96 @@ pub fn run(depth: Option<u32>, out: &mut dyn Write) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     Ok(())
 }
+
+/// What `ludus tree` searches: positions, each to a limit, on one engine per position.
+pub struct TreeRun {
+    /// Opening lines (`startpos`, a position, either with `moves ...`).
+    pub openings: Vec<String>,
+    pub limits: Limits,
+    pub hash_mib: usize,
+    pub threads: usize,
+}
+
+/// One position's iterations: (depth, nodes so far, milliseconds so far).
+type Iterations = Vec<(u32, u64, u64)>;
+
+/// The geometric mean of the last `plies` iterations' node ratios (each iteration's
+/// total nodes over the one before): the marginal cost of a ply.
+fn marginal_cost(iterations: &Iterations, plies: usize) -> Option<f64> {
+    let ratios: Vec<f64> = iterations
+        .windows(2)
+        .map(|w| w[1].1 as f64 / w[0].1.max(1) as f64)
+        .collect();
+    let last = &ratios[ratios.len().saturating_sub(plies)..];
+    (!last.is_empty()).then(|| (last.iter().map(|r| r.ln()).sum::<f64>() / last.len() as f64).exp())
+}
+
+/// `ludus tree`: for each position, the nodes and time to each depth, the marginal cost
+/// of the last three plies, how often the first move cut off and at which index moves
+/// cut off on average, and how often the table knew the position; then the means over
+/// the positions. The node counts are the search's signature for a fixed depth; the
+/// depths reached within a time are what a player sees.
+pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    let mut depths = Vec::new();
+    let mut costs = Vec::new();
+    let mut total = crate::search::TreeStats::default();
+    for (index, line) in run.openings.iter().enumerate() {
+        let mut position: G = crate::tournament::opening_position(line)?;
+        let mut engine = G::engine(run.hash_mib);
+        G::set_threads(&mut engine, run.threads);
+        G::prepare(&mut engine).map_err(|e| e.to_string())?;
+        G::wait_until_ready(&mut engine, &position);
+        let mut iterations: Iterations = Vec::new();
+        G::think(&mut engine, &mut position, &run.limits, &mut |info| {
+            iterations.push((info.depth, info.nodes, info.time_ms));
+        });
+        writeln!(out, "position {}: {line}", index + 1).map_err(io)?;
+        writeln!(out, "  depth        nodes   time ms  x nodes").map_err(io)?;
+        let mut previous = None;
+        for &(depth, nodes, ms) in &iterations {
+            let ratio = previous.map_or(String::new(), |p: u64| {
+                format!("{:.2}", nodes as f64 / p.max(1) as f64)
+            });
+            writeln!(out, "  {depth:>5} {nodes:>12} {ms:>9} {ratio:>8}").map_err(io)?;
+            previous = Some(nodes);
+        }
+        let reached = iterations.last().map_or(0, |i| i.0);
+        depths.push(reached);
+        let cost = marginal_cost(&iterations, 3);
+        if let Some(c) = cost {
+            costs.push(c);
+        }
+        let stats = G::tree_stats(&engine).unwrap_or_default();
+        total.interior += stats.interior;
+        total.cutoffs += stats.cutoffs;
+        total.first_move_cutoffs += stats.first_move_cutoffs;
+        total.cutoff_index_sum += stats.cutoff_index_sum;
+        total.table_probes += stats.table_probes;
+        total.table_hits += stats.table_hits;
+        writeln!(
+            out,
+            "  reached depth {reached}; last 3 plies {} a ply; first-move cutoffs {:.1} %, mean cutoff index {:.2}, table hits {:.1} %",
+            cost.map_or("-".to_string(), |c| format!("{c:.2} x")),
+            stats.first_move_rate(),
+            stats.mean_cutoff_index(),
+            stats.table_hit_rate()
+        )
+        .map_err(io)?;
+    }
+    let n = depths.len().max(1) as f64;
+    let mean_depth = depths.iter().sum::<u32>() as f64 / n;
+    let mean_cost = (costs.iter().map(|c| c.ln()).sum::<f64>() / costs.len().max(1) as f64).exp();
+    writeln!(
+        out,
+        "Tree: {} positions, mean depth {mean_depth:.2} (least {}, most {}), marginal cost {mean_cost:.2} x nodes a ply, first-move cutoffs {:.1} %, mean cutoff index {:.2}, table hits {:.1} %",
+        depths.len(),
+        depths.iter().min().unwrap_or(&0),
+        depths.iter().max().unwrap_or(&0),
+        total.first_move_rate(),
+        total.mean_cutoff_index(),
+        total.table_hit_rate()
+    )
+    .map_err(io)?;
+    Ok(())
+}

@@ -142,6 +142,33 @@ enum Command {
         /// The depth of every search (default: each game's own).
         depth: Option<u32>,
     },
+    /// Measures the search tree: from the start and the first openings of a file, the
+    /// nodes and time to each depth, the marginal cost of a ply, the move ordering's
+    /// first-move cutoffs and the table's hits (protocol-spec/command-line.md).
+    Tree {
+        #[arg(long, default_value = games::DEFAULT, value_parser = PossibleValuesParser::new(games::NAMES))]
+        game: String,
+        /// An openings file (as `ludus match --openings`): its first --count lines are
+        /// searched after the start position.
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// How many openings of the file.
+        #[arg(long, default_value_t = 8)]
+        count: usize,
+        /// Milliseconds per position (the default: 4000, unless --depth or --nodes).
+        #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+        movetime: Option<u64>,
+        /// Search each position this many plies deep.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "nodes")]
+        depth: Option<u32>,
+        /// Search each position this many nodes.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        #[arg(long, default_value_t = 64, value_parser = ludus::protocol::parse_hash)]
+        hash: usize,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: u64,
+    },
     /// Builds the Mangala II endgame tables and prints, per counters on the board, the
     /// positions, how many have an exact value, the sweeps and the time taken.
     Endgame {
@@ -333,6 +360,7 @@ fn main() -> ExitCode {
         | Command::Search { setup, .. }
         | Command::Diagram { setup, .. } => setup.game.clone(),
         Command::Openings { game, .. }
+        | Command::Tree { game, .. }
         | Command::Tune {
             action: Tune::Generate { game, .. } | Tune::Fit { game, .. },
         } => game.clone(),
@@ -424,6 +452,37 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Bench { depth } => ludus::bench::run(depth, &mut std::io::stdout()),
+        Command::Tree {
+            openings,
+            count,
+            movetime,
+            depth,
+            nodes,
+            hash,
+            threads,
+            ..
+        } => {
+            let mut lines = vec!["startpos".to_string()];
+            if let Some(path) = openings {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let file = ludus::tournament::read_openings::<G>(&text)?;
+                lines.extend(file.into_iter().take(count));
+            }
+            let movetime = (depth.is_none() && nodes.is_none()).then(|| movetime.unwrap_or(4000));
+            let run = ludus::bench::TreeRun {
+                openings: lines,
+                limits: Limits {
+                    depth,
+                    nodes,
+                    movetime: movetime.map(Duration::from_millis),
+                    ..Limits::default()
+                },
+                hash_mib: hash,
+                threads: threads as usize,
+            };
+            ludus::bench::tree::<G>(&run, &mut std::io::stdout())
+        }
         Command::Endgame { .. } | Command::Match(_) | Command::Serve { .. } => Ok(()),
         Command::Perft {
             setup: Setup { fen, rules, .. },

@@ -479,3 +479,41 @@ fn search_takes_engine_options() {
             "Algorithm takes brs, paranoid, mcts, not \"minimax\"",
         ));
 }
+
+/// `ludus tree` to a fixed depth: one row per iteration with growing node counts, the
+/// summary of each position and of all, and the same numbers on a second run.
+#[test]
+fn tree_reports_each_depth_and_is_repeatable_at_a_fixed_depth() {
+    let run = || {
+        let out = ludus()
+            .args(["tree", "--depth", "4", "--count", "1", "--openings"])
+            .arg(data("openings.txt"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run();
+    assert_eq!(text, run(), "a fixed-depth tree is the same every time");
+    let positions: Vec<&str> = text.lines().filter(|l| l.starts_with("position ")).collect();
+    assert_eq!(positions.len(), 2, "{text}");
+    assert_eq!(positions[0], "position 1: startpos");
+    for block in text.split("position ").skip(1) {
+        let nodes: Vec<u64> = block
+            .lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f.len() >= 3 && f[0].parse::<u32>().is_ok()).then(|| f[1].parse().unwrap())
+            })
+            .collect();
+        assert_eq!(nodes.len(), 4, "{block}");
+        assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{block}");
+        assert!(block.contains("reached depth 4; last 3 plies "), "{block}");
+    }
+    let summary = text.lines().last().unwrap();
+    assert!(
+        summary.starts_with("Tree: 2 positions, mean depth 4.00 (least 4, most 4)"),
+        "{summary}"
+    );
+    assert!(summary.contains("first-move cutoffs") && summary.contains("table hits"));
+}

@@ -127,6 +127,40 @@ impl fmt::Display for Info {
     }
 }
 
+/// How the main thread's tree looked, for `ludus tree`: how well the moves were
+/// ordered and how often the transposition table knew the position. Counted over one
+/// search (every iteration), by the main thread only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeStats {
+    /// Nodes of the full-width search that searched at least one move (not quiescence).
+    pub interior: u64,
+    /// Of those, the ones a move failed high at (a beta cutoff).
+    pub cutoffs: u64,
+    /// Cutoffs by the first move searched.
+    pub first_move_cutoffs: u64,
+    /// The sum over cutoffs of the cutting move's index (0 for the first).
+    pub cutoff_index_sum: u64,
+    /// Probes of the transposition table by the full-width search, and how many found
+    /// the position.
+    pub table_probes: u64,
+    pub table_hits: u64,
+}
+
+impl TreeStats {
+    /// The share of cutoffs made by the first move, in percent.
+    pub fn first_move_rate(&self) -> f64 {
+        100.0 * self.first_move_cutoffs as f64 / self.cutoffs.max(1) as f64
+    }
+    /// The mean index of the cutting move (0: always the first).
+    pub fn mean_cutoff_index(&self) -> f64 {
+        self.cutoff_index_sum as f64 / self.cutoffs.max(1) as f64
+    }
+    /// The share of table probes that found the position, in percent.
+    pub fn table_hit_rate(&self) -> f64 {
+        100.0 * self.table_hits as f64 / self.table_probes.max(1) as f64
+    }
+}
+
 /// What a finished search returns.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
@@ -232,6 +266,10 @@ pub trait Searchable: crate::game::Game {
         None
     }
     /// Searches the position for the player to move.
+    /// The shape of the last search's tree, where the search counts it (alpha-beta).
+    fn tree_stats(_engine: &Self::Engine) -> Option<TreeStats> {
+        None
+    }
     fn think(
         engine: &mut Self::Engine,
         position: &mut Self,

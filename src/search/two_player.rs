@@ -14,7 +14,7 @@
 
 use super::limits::{Budget, Limits};
 use super::tt::{Bound, TranspositionTable};
-use super::{INFINITY, Info, MATE, MATE_BOUND, Score, SearchResult, Value};
+use super::{INFINITY, Info, MATE, MATE_BOUND, Score, SearchResult, TreeStats, Value};
 use crate::game::{Game, Player};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -189,6 +189,7 @@ struct Thread<M> {
     lists: Vec<(Vec<M>, Vec<i32>)>,
     /// Per ply: whether the move that led there was a null move (no two in a row).
     after_null: Vec<bool>,
+    tree: TreeStats,
 }
 
 /// The plies a late move's search would be reduced by, estimated from the depth and
@@ -311,12 +312,14 @@ impl<M: Copy> Thread<M> {
                 .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
                 .collect(),
             after_null: vec![false; MAX_PLY + 2],
+            tree: TreeStats::default(),
         }
     }
 
     /// Prepares for a new search: killers forgotten, history aged.
     fn begin(&mut self) {
         self.nodes = 0;
+        self.tree = TreeStats::default();
         self.stopped = false;
         self.killers.iter_mut().for_each(|k| *k = [0; 2]);
         for h in self.history.iter_mut() {
@@ -335,6 +338,11 @@ impl<M: Copy + Send> Searcher<M> {
     /// for it; the error says when it cannot be had.
     pub fn prepare(&mut self) -> Result<(), super::MemoryError> {
         self.tt.allocate()
+    }
+
+    /// The main thread's tree in the last search.
+    pub fn tree_stats(&self) -> TreeStats {
+        self.main.tree
     }
 
     /// Forgets everything learnt (a new game).
@@ -651,6 +659,8 @@ impl<M: Copy> Thread<M> {
 
         let key = position.hash();
         let entry = ctx.tt.probe(key);
+        self.tree.table_probes += 1;
+        self.tree.table_hits += u64::from(entry.is_some());
         let tt_move = entry.and_then(|e| e.best);
         if let Some(e) = entry
             && !is_pv
@@ -751,6 +761,7 @@ impl<M: Copy> Thread<M> {
             return position.no_moves_value(ply);
         }
         self.order_keys(position, moves, keys, tt_move, ply_index);
+        self.tree.interior += 1;
 
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
@@ -841,6 +852,9 @@ impl<M: Copy> Thread<M> {
                     head[ply_index].push(packed);
                     head[ply_index].extend_from_slice(&tail[0]);
                     if alpha >= beta {
+                        self.tree.cutoffs += 1;
+                        self.tree.first_move_cutoffs += u64::from(i == 0);
+                        self.tree.cutoff_index_sum += i as u64;
                         if !tactical {
                             let killers = &mut self.killers[ply_index];
                             if killers[0] != packed {

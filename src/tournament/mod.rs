@@ -169,6 +169,15 @@ pub fn random_openings<G: Game>(plies: usize, count: usize, seed: u64) -> Vec<St
     openings
 }
 
+/// The position an opening line reaches (its start with its moves played).
+pub fn opening_position<G: Game>(line: &str) -> Result<G, String> {
+    let (mut position, moves) = read_opening::<G>(line, &[])?;
+    for mv in moves {
+        position.play(mv);
+    }
+    Ok(position)
+}
+
 /// Reads an openings file: one opening a line; blank lines and `#` comments skipped.
 pub fn read_openings<G: Game>(text: &str) -> Result<Vec<String>, String> {
     let mut openings = Vec::new();

@@ -141,6 +141,10 @@ impl Searchable for Position {
         usable_table(engine, position, true);
     }
 
+    fn tree_stats(engine: &Self::Engine) -> Option<crate::search::TreeStats> {
+        Some(engine.searcher.tree_stats())
+    }
+
     fn think(
         engine: &mut Engine,
         position: &mut Position,

@@ -653,6 +653,9 @@ impl crate::search::Searchable for Position {
             source: weights_source,
         })
     }
+    fn tree_stats(engine: &Self::Engine) -> Option<crate::search::TreeStats> {
+        Some(engine.tree_stats())
+    }
     fn think(
         engine: &mut Self::Engine,
         position: &mut Self,
