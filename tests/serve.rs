@@ -217,3 +217,53 @@ fn sessions_are_bounded_in_number_and_in_search_time() {
     );
     assert_eq!(first.request(3, "setoption name Hash value 32"), "=3\n\n");
 }
+
+/// The CPU time the server process has used so far (user and system).
+fn cpu_time(server: &Server) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", server.child.id())).unwrap();
+    // The fields after the command's closing parenthesis; utime and stime are the 12th
+    // and 13th of them, in clock ticks (100 a second on Linux).
+    let fields: Vec<u64> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    Duration::from_millis((fields[11] + fields[12]) * 10)
+}
+
+/// A hostile client: one message of many long counts and searches, then a close. The
+/// work it queued is dropped with it: the only session is free again within a second
+/// and the server goes idle.
+#[test]
+fn a_closed_socket_drops_its_queued_work_and_frees_its_session() {
+    let server = Server::start(&["--sessions", "1", "--think-limit", "30"]);
+    let mut hostile = server.connect(None).unwrap();
+    let burst: String = (0..10)
+        .map(|i| format!("{i} perft 12\n"))
+        .chain(["20 go infinite\n".into(), "21 genmove depth 40\n".into()])
+        .collect();
+    hostile.send(&burst);
+    std::thread::sleep(Duration::from_millis(300));
+    hostile.0.close(None).unwrap();
+    drop(hostile);
+    let closed = Instant::now();
+    let mut fresh = loop {
+        match server.connect(None) {
+            Ok(session) => break session,
+            Err(_) if closed.elapsed() < Duration::from_secs(1) => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            Err(e) => panic!("no session within 1 s of the close: {e}"),
+        }
+    };
+    assert_eq!(fresh.request(1, "name"), "=1 ludus\n\n");
+    let before = cpu_time(&server);
+    std::thread::sleep(Duration::from_secs(1));
+    let used = cpu_time(&server) - before;
+    assert!(
+        used < Duration::from_millis(200),
+        "the server still works: {used:?} CPU in 1 s"
+    );
+}

@@ -78,7 +78,7 @@ struct Daemon {
 /// What one session may take of the machine: for sessions that a program serves to
 /// others (`ludus serve`), so that none can hold a core or the memory for ever. A
 /// session on standard input is unbounded.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Bounds {
     /// Work (a search, a count) is stopped after this long, as by `stop`.
     pub work: Option<Duration>,
@@ -86,6 +86,9 @@ pub struct Bounds {
     pub hash_mib: usize,
     /// The most `Threads`.
     pub threads: usize,
+    /// Set when the client has gone (a closed WebSocket): the running work is stopped,
+    /// the requests still waiting are dropped unanswered and the session ends.
+    pub hang_up: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for Bounds {
@@ -94,6 +97,7 @@ impl Default for Bounds {
             work: None,
             hash_mib: MAX_HASH_MIB,
             threads: crate::search::MAX_THREADS,
+            hang_up: None,
         }
     }
 }
@@ -650,5 +654,12 @@ impl session::Dialect for Daemon {
 
     fn unreadable(&mut self, problem: &str) {
         self.reply(None, Err(problem.to_string()));
+    }
+
+    fn hung_up(&self) -> bool {
+        self.bounds
+            .hang_up
+            .as_ref()
+            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Acquire))
     }
 }

@@ -12,6 +12,8 @@
 //! - `stop` acts on the running work at once: a search gives its move, a count ends
 //!   early with a reply that says so. If a request that starts work waits before it,
 //!   the stop is meant for that work: it takes its turn right after it.
+//! - A client that hangs up (a closed WebSocket of `ludus serve`) is owed nothing: its
+//!   work is stopped, the requests still waiting are dropped and the session ends.
 //! - End of input means the script is complete: everything read is served in order, as
 //!   if the input were still open; a search with a limit runs to it, one that only a
 //!   `stop` would end is stopped and gives its move; then the session ends.
@@ -61,6 +63,10 @@ pub trait Dialect {
     fn serve(&mut self, line: &str) -> Flow;
     /// Answers a line that is not a request.
     fn unreadable(&mut self, problem: &str);
+    /// Whether the client has gone, so that nothing more is to be served.
+    fn hung_up(&self) -> bool {
+        false
+    }
 }
 
 /// How long the loop waits for input before it looks again whether the work that
@@ -74,8 +80,15 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
     let mut ended = false;
     let mut first = first;
     loop {
+        if dialect.hung_up() {
+            dialect.worker().stop();
+            return;
+        }
         // Serve, in order, whatever the running work lets through.
         while let Some((kind, _)) = waiting.front() {
+            if dialect.hung_up() {
+                break;
+            }
             if !admits(dialect.worker().running(), *kind) {
                 break;
             }
@@ -90,7 +103,8 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
                 // Only a stop would end it, and no stop can come any more.
                 worker.stop();
             } else if worker.busy() {
-                worker.wait();
+                // Waits in steps, so that a client hanging up is noticed.
+                worker.wait_for(POLL * 20);
             } else if waiting.is_empty() {
                 return;
             }

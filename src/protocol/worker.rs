@@ -373,6 +373,18 @@ impl Worker {
         self.collect(true);
     }
 
+    /// Waits at most `timeout` for running work to end by itself; whether it has.
+    pub fn wait_for(&mut self, timeout: Duration) -> bool {
+        let deadline = std::time::Instant::now() + timeout;
+        while self.busy() {
+            if std::time::Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        true
+    }
+
     /// Ends running work and waits for it: a search gives its move, a count its
     /// (stopped) reply.
     pub fn stop(&mut self) {

@@ -19,6 +19,7 @@
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
@@ -228,6 +229,7 @@ async fn socket(
         hash_mib: server.options.hash_mib,
         // Sessions share the machine: each searches on one thread.
         threads: 1,
+        hang_up: None,
     };
     upgrade
         .max_message_size(MAX_MESSAGE)
@@ -239,11 +241,16 @@ async fn socket(
 struct FromPage {
     messages: std_mpsc::Receiver<Vec<u8>>,
     pending: std::io::Cursor<Vec<u8>>,
+    /// Set when the page has gone: what it sent and was not read yet is dropped.
+    hang_up: Arc<AtomicBool>,
 }
 
 impl Read for FromPage {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         loop {
+            if self.hang_up.load(Ordering::Acquire) {
+                return Ok(0);
+            }
             let n = self.pending.read(buf)?;
             if n > 0 || buf.is_empty() {
                 return Ok(n);
@@ -290,11 +297,17 @@ async fn session(
     log::info!("session opened by {peer}");
     let (to_engine, messages) = std_mpsc::channel::<Vec<u8>>();
     let (page, mut from_engine) = mpsc::unbounded_channel::<String>();
+    let hang_up = Arc::new(AtomicBool::new(false));
+    let bounds = Bounds {
+        hang_up: Some(hang_up.clone()),
+        ..bounds
+    };
+    let input = FromPage {
+        messages,
+        pending: std::io::Cursor::new(Vec::new()),
+        hang_up: hang_up.clone(),
+    };
     let engine = std::thread::spawn(move || {
-        let input = FromPage {
-            messages,
-            pending: std::io::Cursor::new(Vec::new()),
-        };
         let output = ToPage {
             message: Vec::new(),
             page,
@@ -337,9 +350,10 @@ async fn session(
             },
         }
     }
-    // The page is gone or the session ended: stop any work, end the session's input,
-    // and wait for its threads before the session counts as closed.
-    let _ = to_engine.send(b"stop\nquit\n".to_vec());
+    // The page is gone or the session ended: nothing it asked for is owed any more.
+    // Its work is stopped, its waiting requests dropped, and its threads are waited
+    // for before the session counts as closed.
+    hang_up.store(true, Ordering::Release);
     drop(to_engine);
     drop(from_engine);
     let _ = tokio::task::spawn_blocking(move || engine.join()).await;

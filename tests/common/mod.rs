@@ -125,7 +125,7 @@ impl Process {
 
 /// A `ludus serve` on a free loopback port, ended when dropped.
 pub struct Server {
-    child: Child,
+    pub child: Child,
     /// Where it listens: `127.0.0.1:<port>`.
     pub address: String,
 }
