@@ -104,7 +104,7 @@ fn marginal_cost(iterations: &Iterations, plies: usize) -> Option<f64> {
 }
 
 /// `ludus tree`: for each position, the nodes and time to each depth, the marginal cost
-/// of the last three plies, how often the first move cut off and at which index moves
+/// of the last four plies, how often the first move cut off and at which index moves
 /// cut off on average, and how often the table knew the position; then the means over
 /// the positions. The node counts are the search's signature for a fixed depth; the
 /// depths reached within a time are what a player sees.
@@ -113,6 +113,7 @@ pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), String> {
     let mut depths = Vec::new();
     let mut costs = Vec::new();
     let mut total = crate::search::TreeStats::default();
+    let mut nodes_total = 0;
     for (index, line) in run.openings.iter().enumerate() {
         let mut position: G = crate::tournament::opening_position(line)?;
         let mut engine = G::engine(run.hash_mib);
@@ -134,8 +135,9 @@ pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), String> {
             previous = Some(nodes);
         }
         let reached = iterations.last().map_or(0, |i| i.0);
+        nodes_total += iterations.last().map_or(0, |i| i.1);
         depths.push(reached);
-        let cost = marginal_cost(&iterations, 3);
+        let cost = marginal_cost(&iterations, 4);
         if let Some(c) = cost {
             costs.push(c);
         }
@@ -148,11 +150,12 @@ pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), String> {
         total.table_hits += stats.table_hits;
         writeln!(
             out,
-            "  reached depth {reached}; last 3 plies {} a ply; first-move cutoffs {:.1} %, mean cutoff index {:.2}, table hits {:.1} %",
+            "  reached depth {reached}; last 4 plies {} a ply; first-move cutoffs {:.1} %, mean cutoff index {:.2}, table hits {:.1} %, table full {} permille",
             cost.map_or("-".to_string(), |c| format!("{c:.2} x")),
             stats.first_move_rate(),
             stats.mean_cutoff_index(),
-            stats.table_hit_rate()
+            stats.table_hit_rate(),
+            stats.hashfull
         )
         .map_err(io)?;
     }
@@ -161,7 +164,7 @@ pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), String> {
     let mean_cost = (costs.iter().map(|c| c.ln()).sum::<f64>() / costs.len().max(1) as f64).exp();
     writeln!(
         out,
-        "Tree: {} positions, mean depth {mean_depth:.2} (least {}, most {}), marginal cost {mean_cost:.2} x nodes a ply, first-move cutoffs {:.1} %, mean cutoff index {:.2}, table hits {:.1} %",
+        "Tree: {} positions, {nodes_total} nodes, mean depth {mean_depth:.2} (least {}, most {}), marginal cost {mean_cost:.2} x nodes a ply, first-move cutoffs {:.1} %, mean cutoff index {:.2}, table hits {:.1} %",
         depths.len(),
         depths.iter().min().unwrap_or(&0),
         depths.iter().max().unwrap_or(&0),

@@ -79,7 +79,7 @@ fn an_id_without_a_command_is_answered_in_its_turn_after_the_search() {
     always(
         "1 go depth 3\n7\n2 to_move\n",
         false,
-        "=1\n\nbestmove i3h5\n?7 the request has an id but no command\n\n=2 white\n",
+        "=1\n\nbestmove c3d5\n?7 the request has an id but no command\n\n=2 white\n",
     );
 }
 
@@ -105,8 +105,8 @@ fn genmove_then_five_requests_are_all_answered() {
     always(
         "position startpos moves Na3–b5 Ne9-d7\ngenmove depth 4\nfen\nstatus\ngame mangala\nplay C\nlegal_moves\n",
         false,
-        "=\n\n= i3h5\n\n\
-         = 3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/3n7/11/1N5N3/PPPPP1PPPPP/1RNENKNE1RN/3PPPPP3/3NRNEN3 b - - 3 2\n\n\
+        "=\n\n= c3d5\n\n\
+         = 3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/3n7/11/1N1N7/PPPPP1PPPPP/1R1ENKNENRN/3PPPPP3/3NRNEN3 b - - 3 2\n\n\
          = ongoing (black to move)\n\n=\n\n= C\n\n= a b c d e f\n",
     );
 }
@@ -132,7 +132,7 @@ fn ugi_answers_queries_after_the_search_they_follow() {
     let script = "ugi\nposition startpos\ngo depth 3\nquery p1turn\nquery gameover\n";
     let (got, _) = run_once(script, false);
     assert!(
-        got.ends_with("ugiok\nbestmove i3h5\nresponse true\nresponse false"),
+        got.ends_with("ugiok\nbestmove c3d5\nresponse true\nresponse false"),
         "{got}"
     );
     always(script, false, &got);
@@ -142,7 +142,7 @@ fn ugi_answers_queries_after_the_search_they_follow() {
 fn cecp_plays_its_move_before_the_end_of_input_ends_it() {
     let script = "xboard\nprotover 2\nnew\nvariant senamukha\nsd 3\nusermove i3h5\n";
     let (got, _) = run_once(script, false);
-    assert!(got.ends_with("\nmove c9d7"), "{got}");
+    assert!(got.ends_with("\nmove d9f7"), "{got}");
     always(script, false, &got);
 }
 

@@ -144,6 +144,8 @@ pub struct TreeStats {
     /// the position.
     pub table_probes: u64,
     pub table_hits: u64,
+    /// How full the table was with this search's entries at its end, in permille.
+    pub hashfull: u32,
 }
 
 impl TreeStats {

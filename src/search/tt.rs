@@ -1,6 +1,8 @@
-//! The transposition table: one entry per slot, allocated once at the size set in MiB,
-//! replaced when the new result is deeper or from a newer search; shared without
-//! locks by the threads of one search.
+//! The transposition table: buckets of four entries (one cache line), allocated once at
+//! the size set in MiB; a new result replaces the entry of the same position, or else
+//! the bucket's least worth keeping (empty first, then the shallowest, an older search's
+//! entry counting eight plies less a search of age), so that deep results survive the
+//! many shallow ones; shared without locks by the threads of one search.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -66,10 +68,14 @@ impl Data {
     }
 }
 
+/// Entries a bucket holds.
+const BUCKET: usize = 4;
+
 /// `count` empty slots in zeroed memory, `None` if it cannot be had. Zeroed pages come
 /// from the operating system untouched, so even gigabytes are taken at once (the pages
 /// are filled as the search first writes them), where writing every slot would take
-/// seconds.
+/// seconds. (A type aligned to the cache line would not come so: the allocator zeroes
+/// over-aligned memory by writing it. The buckets are aligned by an offset instead.)
 fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
     let layout = std::alloc::Layout::array::<Slot>(count).ok()?;
     if layout.size() == 0 {
@@ -101,8 +107,10 @@ pub struct Entry {
 /// The table. Its memory and generation are set between searches (`&mut`); during
 /// one, every search thread probes and stores through a shared reference.
 pub struct TranspositionTable {
+    /// The buckets, `BUCKET` slots each, from `first` on (where a cache line starts).
     slots: Vec<Slot>,
-    /// The number of slots; the memory is taken at the first search, not at creation,
+    first: usize,
+    /// The number of buckets; the memory is taken at the first search, not at creation,
     /// so that starting the engine or switching games stays instant.
     count: usize,
     generation: u8,
@@ -113,7 +121,8 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> TranspositionTable {
         TranspositionTable {
             slots: Vec::new(),
-            count: (mib * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1),
+            first: 0,
+            count: (mib * 1024 * 1024 / (BUCKET * std::mem::size_of::<Slot>())).max(1),
             generation: 0,
         }
     }
@@ -135,9 +144,13 @@ impl TranspositionTable {
     /// Takes the table's memory if it has not yet; the error says when it cannot be had.
     pub fn allocate(&mut self) -> Result<(), MemoryError> {
         if self.slots.is_empty() {
-            self.slots = zeroed_slots(self.count).ok_or(MemoryError {
-                mib: (self.count * std::mem::size_of::<Slot>()) >> 20,
+            let size = std::mem::size_of::<Slot>();
+            self.slots = zeroed_slots((self.count + 1) * BUCKET).ok_or(MemoryError {
+                mib: (self.count * BUCKET * size) >> 20,
             })?;
+            let line = BUCKET * size;
+            let address = self.slots.as_ptr() as usize;
+            self.first = ((line - address % line) % line / size).min(BUCKET);
         }
         Ok(())
     }
@@ -151,59 +164,93 @@ impl TranspositionTable {
         self.generation = (self.generation + 1) & 63;
     }
 
+    /// The bucket of `key`; `None` without memory.
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    fn bucket(&self, key: u64) -> Option<&[Slot]> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let index = ((key as u128 * self.count as u128) >> 64) as usize;
+        self.slots.get(self.first + index * BUCKET..)?.get(..BUCKET)
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = self.slots.get(self.index(key))?;
-        let word = slot.data.load(Ordering::Relaxed);
-        if slot.check.load(Ordering::Relaxed) ^ word != key {
-            return None;
-        }
-        let data = Data::unpack(word);
-        if data.meta == 0 {
-            return None;
-        }
-        let bound = match data.meta & 3 {
-            1 => Bound::Exact,
-            2 => Bound::Lower,
-            _ => Bound::Upper,
-        };
-        Some(Entry {
-            best: (data.best != 0).then_some(data.best),
-            value: data.value as i32,
-            depth: data.depth as u32,
-            bound,
-            fresh: data.meta >> 2 == self.generation,
+        self.bucket(key)?.iter().find_map(|slot| {
+            let word = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ word != key {
+                return None;
+            }
+            let data = Data::unpack(word);
+            if data.meta == 0 {
+                return None;
+            }
+            let bound = match data.meta & 3 {
+                1 => Bound::Exact,
+                2 => Bound::Lower,
+                _ => Bound::Upper,
+            };
+            Some(Entry {
+                best: (data.best != 0).then_some(data.best),
+                value: data.value as i32,
+                depth: data.depth as u32,
+                bound,
+                fresh: data.meta >> 2 == self.generation,
+            })
         })
     }
 
     pub fn store(&self, key: u64, best: Option<u32>, value: i32, depth: u32, bound: Bound) {
         let generation = self.generation;
-        let Some(slot) = self.slots.get(self.index(key)) else {
+        let Some(bucket) = self.bucket(key) else {
             return;
         };
-        let word = slot.data.load(Ordering::Relaxed);
-        let same = slot.check.load(Ordering::Relaxed) ^ word == key;
-        let old = Data::unpack(word);
-        if same || old.meta >> 2 != generation || depth as u8 >= old.depth {
-            let bound_bits = match bound {
-                Bound::Exact => 1,
-                Bound::Lower => 2,
-                Bound::Upper => 3,
-            };
-            let data = Data {
-                best: best.unwrap_or(if same { old.best } else { 0 }),
-                value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                depth: depth.min(255) as u8,
-                meta: bound_bits | generation << 2,
+        // The entry of the same position, or else the one least worth keeping.
+        let mut chosen = (&bucket[0], None, i32::MAX);
+        for slot in bucket {
+            let word = slot.data.load(Ordering::Relaxed);
+            let old = Data::unpack(word);
+            if slot.check.load(Ordering::Relaxed) ^ word == key && old.meta != 0 {
+                chosen = (slot, Some(old), i32::MIN);
+                break;
             }
-            .pack();
-            slot.check.store(key ^ data, Ordering::Relaxed);
-            slot.data.store(data, Ordering::Relaxed);
+            let worth = if old.meta == 0 {
+                -1_000
+            } else {
+                let age = i32::from(generation.wrapping_sub(old.meta >> 2) & 63);
+                i32::from(old.depth) - 8 * age
+            };
+            if worth < chosen.2 {
+                chosen = (slot, None, worth);
+            }
         }
+        let (slot, same, _) = chosen;
+        let bound_bits = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let data = Data {
+            best: best.unwrap_or(same.map_or(0, |old| old.best)),
+            value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: depth.min(255) as u8,
+            meta: bound_bits | generation << 2,
+        }
+        .pack();
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// How full the table is with this search's entries, in permille (UCI's
+    /// `hashfull`), from its first thousand entries.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.slots.iter().skip(self.first).take(1000);
+        let (mut seen, mut fresh) = (0, 0);
+        for slot in sample {
+            seen += 1;
+            let meta = Data::unpack(slot.data.load(Ordering::Relaxed)).meta;
+            fresh += u32::from(meta != 0 && meta >> 2 == self.generation);
+        }
+        fresh * 1000 / seen.max(1)
     }
 }
 
@@ -225,6 +272,40 @@ mod tests {
         );
         tt.clear();
         assert!(tt.probe(42).is_none());
+    }
+
+    /// Keys that share a bucket: the deepest result outlives shallower ones stored after
+    /// it, and an older search's entries give way to the new search's.
+    #[test]
+    fn a_bucket_keeps_its_deepest_entry_and_lets_old_ones_go() {
+        let mut tt = TranspositionTable::new(1);
+        tt.allocate().unwrap();
+        tt.new_search();
+        let buckets = tt.count as u128;
+        // Keys whose high bits are equal fall in bucket 0.
+        let key = |n: u64| n + 1;
+        assert!((key(100) as u128 * buckets) >> 64 == 0);
+        tt.store(key(0), Some(1), 10, 20, Bound::Exact);
+        for n in 1..50 {
+            tt.store(key(n), Some(2), 0, 1 + (n % 3) as u32, Bound::Lower);
+        }
+        assert_eq!(
+            tt.probe(key(0)).map(|e| e.depth),
+            Some(20),
+            "the deep entry stays"
+        );
+        for _ in 0..4 {
+            tt.new_search();
+        }
+        for n in 50..54 {
+            tt.store(key(n), Some(3), 0, 1, Bound::Upper);
+        }
+        assert!(
+            tt.probe(key(0)).is_none(),
+            "four searches later it gives way"
+        );
+        assert!((50..54).all(|n| tt.probe(key(n)).is_some_and(|e| e.fresh)));
+        assert!(tt.hashfull() <= 1000);
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! transposition table, quiescence search, move ordering (TT move, captures by
 //! most-valuable-victim, killers, history), null-move pruning and late-move reductions
 //! where the game allows them, a check extension, and the rules' draws and ends inside
-//! the tree. Scores are from the side to move's point of view; forced wins are
+//! the tree; for a game that asks for it ([`TwoPlayerGame::SELECTIVE`]) the search is
+//! selective in the manner of the strong chess engines, so that each extra ply costs
+//! less than twice the nodes (`ludus tree` measures it). Scores are from the side to move's point of view; forced wins are
 //! `MATE - plies`, so the faster win is preferred.
 //!
 //! Players need not alternate: in Mangala II a move that empties the opponent's row
@@ -49,21 +51,26 @@ pub trait TwoPlayerGame: Game {
     }
     fn play_null(&mut self) {}
     fn undo_null(&mut self) {}
-    /// Whether the search may prune and reduce by the static evaluation, the exchange
-    /// and the history (reverse futility, razoring, futility, losing captures pruned,
-    /// reductions from the history, internal iterative reductions), as measured for
-    /// Sena-Mukha: a game that does not set it keeps the plain search (Mangala II: not
-    /// measured there). Late-move pruning by a count of quiet moves and pruning quiet
-    /// moves that lose their man by the exchange lost in Sena-Mukha matches and are
-    /// not done; nor are continuation histories (one and two plies back, in the
-    /// ordering) and a correction history of the evaluation by the pawns, which did
-    /// not gain in screening matches either. Singular extensions (the table's move a
-    /// ply deeper when a search without it, at half the depth from depth 7, falls 2 cp
-    /// a ply short of the table's value; the multi-cut when even that beats beta) lost
-    /// (19-22-38 in 79 games at 3+0.03). An improving flag (late quiet moves reduced
-    /// a ply more when the side's evaluation fell since its last turn, a futility
-    /// margin 50 cp wider when it rose) scored +35 +/- 61 Elo in 100 games at
-    /// 3+0.03: not shown to gain, so not done yet.
+    /// Whether the search is selective, as measured for Sena-Mukha (a game that does
+    /// not set it keeps the plain search; Mangala II: not measured there):
+    ///
+    /// - move ordering by a history, continuation histories one and two plies back,
+    ///   killers and a counter move, losing captures last;
+    /// - late-move reductions from a table in the logarithms of depth and move number,
+    ///   more at expected cut nodes, when the side's evaluation is not improving and
+    ///   after a capture from the table, less at PV nodes, for killers and counter
+    ///   moves, and by the move's histories;
+    /// - pruning near the horizon: reverse futility, razoring, late-move pruning by a
+    ///   count growing with the depth squared, quiet moves with bad continuation
+    ///   histories, futility of quiet moves, captures that lose by the exchange (never
+    ///   a move that gives check, never before a move has escaped a mate);
+    /// - a null move whose reduction grows with the depth and the evaluation's margin,
+    ///   internal iterative reductions.
+    ///
+    /// Singular extensions (the table's move a ply deeper when a search without it, at
+    /// half the depth from depth 7, falls 2 cp a ply short of the table's value; the
+    /// multi-cut when even that beats beta) lost at 3+0.03 on the plainer search before
+    /// this one (19-22-38 in 79 games) and are not done; nor is a correction history.
     const SELECTIVE: bool = false;
     /// Whether `mv` loses no more than `-threshold` by the exchange it starts on its
     /// target square (static exchange evaluation): `see(mv) >= threshold`. By default
@@ -80,6 +87,11 @@ pub trait TwoPlayerGame: Game {
     fn pack(mv: Self::Move) -> u32;
     /// An index below [`HISTORY_SIZE`] for the history heuristic.
     fn history_index(&self, mv: Self::Move) -> usize;
+    /// An index below [`PIECE_TO_SIZE`] of the man that makes `mv` and its target,
+    /// for the continuation histories and counter moves (the selective search).
+    fn piece_to(&self, _mv: Self::Move) -> usize {
+        0
+    }
 }
 
 /// Proven bounds on the value of a position for the side to move (an endgame table's,
@@ -130,6 +142,11 @@ const QUIESCENCE_EVASION_PLIES: u32 = 4;
 
 /// Entries of the history table.
 pub const HISTORY_SIZE: usize = 1 << 16;
+/// The bound on [`TwoPlayerGame::piece_to`]: a continuation history has this many
+/// squared entries.
+pub const PIECE_TO_SIZE: usize = 1280;
+/// The continuation index of no move (the root, a null move).
+const NO_PIECE_TO: usize = usize::MAX;
 const MAX_PLY: usize = 128;
 
 /// How the value of a position reached by a move is seen by the player who made it.
@@ -189,27 +206,56 @@ struct Thread<M> {
     lists: Vec<(Vec<M>, Vec<i32>)>,
     /// Per ply: whether the move that led there was a null move (no two in a row).
     after_null: Vec<bool>,
+    /// Per ply of the line being searched: its static evaluation and the move made.
+    frames: Vec<Frame>,
+    /// Quiet moves' scores by the move before them (one ply back for the opponent's
+    /// reply, two for the mover's follow-up): `[previous piece_to][piece_to]`.
+    continuation: Vec<i16>,
+    /// The quiet move that last refuted each move, by its `piece_to`.
+    counters: Vec<u32>,
     tree: TreeStats,
 }
 
-/// The plies a late move's search would be reduced by, estimated from the depth and
-/// the move's number, for futility pruning's depth.
-fn late_move_reduction(depth: i32, index: usize) -> i32 {
-    static TABLE: std::sync::LazyLock<Vec<[u8; 64]>> = std::sync::LazyLock::new(|| {
+/// What the search remembers of one ply of the current line.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// [`NO_EVAL`] in check or where none was taken.
+    static_eval: Value,
+    /// The move being searched from this ply ([`NO_PIECE_TO`] for none or a null move).
+    piece_to: usize,
+}
+
+/// The base reduction of the search of the `count`-th move (from 1) at `depth`, in
+/// 1/1024 plies: it grows with the logarithms of both, as in the strong chess engines.
+fn late_move_reduction_1024(depth: i32, count: usize) -> i32 {
+    static TABLE: std::sync::LazyLock<Vec<[i32; 64]>> = std::sync::LazyLock::new(|| {
         (0..64)
             .map(|depth| {
-                std::array::from_fn(|index| {
-                    if depth == 0 || index == 0 {
+                std::array::from_fn(|count| {
+                    if depth == 0 || count == 0 {
                         0
                     } else {
-                        ((depth as f64).ln() * (index as f64).ln() / 2.1 + 0.6) as u8
+                        (1024.0
+                            * (LMR_BASE + (depth as f64).ln() * (count as f64).ln() / LMR_DIVISOR))
+                            as i32
                     }
                 })
             })
             .collect()
     });
-    i32::from(TABLE[depth.clamp(0, 63) as usize][index.min(63)])
+    TABLE[depth.clamp(0, 63) as usize][count.min(63)]
 }
+
+/// The reduction table's shape: `LMR_BASE + ln(depth) ln(count) / LMR_DIVISOR` plies.
+const LMR_BASE: f64 = 0.3;
+const LMR_DIVISOR: f64 = 2.2;
+/// Reverse futility pruning: within this many plies of the horizon, a node whose
+/// evaluation beats beta by this margin a ply is cut.
+const REVERSE_FUTILITY_DEPTH: i32 = 8;
+const REVERSE_FUTILITY_MARGIN: Value = 70;
+/// A quiet move whose continuation histories sum below minus this a ply is pruned
+/// near the horizon.
+const HISTORY_PRUNING: i32 = 4_000;
 
 /// How settled an iterative deepening is, for how much of the clock it uses: the best
 /// move changing and the score falling below the last search's stretch the time, a
@@ -312,6 +358,15 @@ impl<M: Copy> Thread<M> {
                 .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
                 .collect(),
             after_null: vec![false; MAX_PLY + 2],
+            frames: vec![
+                Frame {
+                    static_eval: NO_EVAL,
+                    piece_to: NO_PIECE_TO,
+                };
+                MAX_PLY + 2
+            ],
+            continuation: vec![0; PIECE_TO_SIZE * PIECE_TO_SIZE],
+            counters: vec![0; PIECE_TO_SIZE],
             tree: TreeStats::default(),
         }
     }
@@ -330,6 +385,8 @@ impl<M: Copy> Thread<M> {
     fn clear(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [0; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.continuation.iter_mut().for_each(|h| *h = 0);
+        self.counters.iter_mut().for_each(|c| *c = 0);
     }
 }
 
@@ -342,7 +399,10 @@ impl<M: Copy + Send> Searcher<M> {
 
     /// The main thread's tree in the last search.
     pub fn tree_stats(&self) -> TreeStats {
-        self.main.tree
+        TreeStats {
+            hashfull: self.tt.hashfull(),
+            ..self.main.tree
+        }
     }
 
     /// Forgets everything learnt (a new game).
@@ -535,12 +595,21 @@ impl<M: Copy> Thread<M> {
         ctx: &Context<G>,
     ) -> Value {
         if depth < 4 || previous.abs() >= MATE_BOUND {
-            return self.negamax(position, depth as i32, 0, -INFINITY, INFINITY, true, ctx);
+            return self.negamax(
+                position,
+                depth as i32,
+                0,
+                -INFINITY,
+                INFINITY,
+                true,
+                false,
+                ctx,
+            );
         }
         let mut window = 40;
         let (mut alpha, mut beta) = (previous - window, previous + window);
         loop {
-            let value = self.negamax(position, depth as i32, 0, alpha, beta, true, ctx);
+            let value = self.negamax(position, depth as i32, 0, alpha, beta, true, false, ctx);
             if self.stopped {
                 return value;
             }
@@ -559,17 +628,38 @@ impl<M: Copy> Thread<M> {
         }
     }
 
-    /// A quiet move cut off: the history rewards it (its slot `best`) and penalises
-    /// the quiet moves tried before it, by gravity toward [`HISTORY_MAX`].
-    fn reward_quiet(&mut self, best: usize, others: &[usize], depth: i32) {
+    /// A quiet move cut off at `ply`: the histories reward it (`best`: its history
+    /// slot and continuation index) and penalise the quiet moves tried before it, by
+    /// gravity toward [`HISTORY_MAX`]; it becomes the counter move of the move before.
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        best: (usize, usize),
+        packed: u32,
+        others: &[(usize, usize)],
+        depth: i32,
+    ) {
         let bonus = (depth * depth * 16).min(1_600);
-        let mut update = |slot: usize, bonus: i32| {
+        let previous = [1, 2].map(|back| {
+            ply.checked_sub(back)
+                .map(|p| self.frames[p].piece_to)
+                .filter(|&p| p != NO_PIECE_TO)
+        });
+        if let Some(p) = previous[0] {
+            self.counters[p] = packed;
+        }
+        let mut update = |(slot, piece_to): (usize, usize), bonus: i32| {
             let h = &mut self.history[slot];
             *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+            for p in previous.iter().flatten() {
+                let c = &mut self.continuation[p * PIECE_TO_SIZE + piece_to];
+                let v = i32::from(*c);
+                *c = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+            }
         };
         update(best, bonus);
-        for &slot in others {
-            update(slot, -bonus);
+        for &other in others {
+            update(other, -bonus);
         }
     }
 
@@ -602,13 +692,47 @@ impl<M: Copy> Thread<M> {
         alpha: Value,
         beta: Value,
         is_pv: bool,
+        cut_node: bool,
         ctx: &Context<G>,
     ) -> Value {
         // This ply's move list is lent to the node and given back after it.
         let mut list = std::mem::take(&mut self.lists[ply as usize]);
-        let value = self.node(position, depth, ply, alpha, beta, is_pv, ctx, &mut list);
+        let value = self.node(
+            position, depth, ply, alpha, beta, is_pv, cut_node, ctx, &mut list,
+        );
         self.lists[ply as usize] = list;
         value
+    }
+
+    /// The continuation histories' scores of a quiet move `piece_to` at `ply`: after
+    /// the opponent's last move and after the mover's own move before it.
+    fn continuation(&self, ply: usize, piece_to: usize) -> (i32, i32) {
+        let at = |back: usize| {
+            ply.checked_sub(back)
+                .map(|p| self.frames[p].piece_to)
+                .filter(|&prev| prev != NO_PIECE_TO)
+                .map_or(0, |prev| {
+                    i32::from(self.continuation[prev * PIECE_TO_SIZE + piece_to])
+                })
+        };
+        (at(1), at(2))
+    }
+
+    /// Whether the side to move at `ply` has a better static evaluation than at its
+    /// turn before (two plies up, or four when it was in check then); true when
+    /// neither is known.
+    fn improving(&self, ply: usize, static_eval: Value) -> bool {
+        if static_eval == NO_EVAL {
+            return false;
+        }
+        for back in [2, 4] {
+            if let Some(before) = ply.checked_sub(back).map(|p| self.frames[p].static_eval)
+                && before != NO_EVAL
+            {
+                return static_eval > before;
+            }
+        }
+        true
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -620,6 +744,7 @@ impl<M: Copy> Thread<M> {
         mut alpha: Value,
         beta: Value,
         is_pv: bool,
+        cut_node: bool,
         ctx: &Context<G>,
         list: &mut (Vec<M>, Vec<i32>),
     ) -> Value {
@@ -683,6 +808,8 @@ impl<M: Copy> Thread<M> {
         } else {
             position.evaluate()
         };
+        self.frames[ply_index].static_eval = static_eval;
+        let improving = selective && self.improving(ply_index, static_eval);
         let mut eval = static_eval;
         if let Some(e) = entry
             && static_eval != NO_EVAL
@@ -700,9 +827,14 @@ impl<M: Copy> Thread<M> {
         }
 
         if selective && !is_pv && !in_check && beta.abs() < MATE_BOUND {
-            // (Reverse futility pruning, returning at once when the evaluation is 90 cp
-            // a ply above beta within 6 plies of the horizon, was screened again: it
-            // gained nothing, 42-16-42 in 100 games at 1+0.01 against this search.)
+            // Reverse futility: so far above beta near the horizon that the side to
+            // move keeps it whatever the opponent does.
+            if depth <= REVERSE_FUTILITY_DEPTH
+                && eval < MATE_BOUND
+                && eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return beta + (eval - beta) / 3;
+            }
             // Razoring: so far below alpha that only a capture could help.
             if depth <= 3 && eval + 250 + 200 * depth < alpha {
                 let value = self.quiescence(position, ply, alpha - 1, alpha, ctx);
@@ -736,8 +868,18 @@ impl<M: Copy> Thread<M> {
             let mover = position.to_move();
             position.play_null();
             self.after_null[ply_index + 1] = true;
+            self.frames[ply_index].piece_to = NO_PIECE_TO;
             let value = Turn::after(mover, position).value(beta - 1, beta, |a, b| {
-                self.negamax(position, depth - 1 - reduction, ply + 1, a, b, false, ctx)
+                self.negamax(
+                    position,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    a,
+                    b,
+                    false,
+                    !cut_node,
+                    ctx,
+                )
             });
             self.after_null[ply_index + 1] = false;
             position.undo_null();
@@ -760,15 +902,24 @@ impl<M: Copy> Thread<M> {
         if moves.is_empty() {
             return position.no_moves_value(ply);
         }
-        self.order_keys(position, moves, keys, tt_move, ply_index);
+        self.order_keys(position, moves, keys, tt_move, ply_index, selective);
         self.tree.interior += 1;
 
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = None;
-        // Quiet moves searched here, for the history's malus on a cutoff.
-        let mut quiets = [0usize; 64];
+        // Quiet moves searched here (history slot, continuation index), for the
+        // histories' malus on a cutoff.
+        let mut quiets = [(0usize, 0usize); 64];
         let mut quiet_count = 0;
+        let mut tt_capture = false;
+        let mut skip_quiets = false;
+        let late_move_count = (3 + depth * depth) / (2 - i32::from(improving));
+        let counter = ply_index
+            .checked_sub(1)
+            .map(|p| self.frames[p].piece_to)
+            .filter(|&p| p != NO_PIECE_TO)
+            .map_or(0, |p| self.counters[p]);
         for i in 0..moves.len() {
             // Selection sort: the best remaining move next, as a cutoff often comes early.
             let next = (i..moves.len()).max_by_key(|&j| keys[j]).unwrap_or(i);
@@ -776,8 +927,34 @@ impl<M: Copy> Thread<M> {
             keys.swap(i, next);
             let mv = moves[i];
             let tactical = position.is_tactical(mv);
+            if i == 0 && keys[0] == TABLE_MOVE {
+                tt_capture = tactical;
+            }
             let packed = G::pack(mv);
             let history_slot = (!tactical).then(|| position.history_index(mv));
+            let piece_to = if selective { position.piece_to(mv) } else { 0 };
+            let (cont1, cont2) = if selective && !tactical {
+                self.continuation(ply_index, piece_to)
+            } else {
+                (0, 0)
+            };
+            let stat_score = history_slot.map_or(0, |slot| 2 * self.history[slot]) + cont1 + cont2;
+            let killer_or_counter =
+                !tactical && (self.killers[ply_index].contains(&packed) || packed == counter);
+            // The reduction of a late move, in 1/1024 plies (selective search).
+            let reduction = if selective && i > 0 && depth >= 2 {
+                let mut r = late_move_reduction_1024(depth, i + 1);
+                r += 1024 * i32::from(cut_node) + 512 * i32::from(!improving);
+                r += 1024 * i32::from(tt_capture);
+                r -= 1024 * i32::from(is_pv) + 1024 * i32::from(killer_or_counter);
+                r -= stat_score * 1024 / 12_000;
+                if tactical {
+                    r = r.min(1024);
+                }
+                r.max(0) / 1024
+            } else {
+                0
+            };
             // Moves that cannot raise alpha by the margins are pruned (never a check,
             // which is tested once the move is on the board, and never before some
             // move has escaped a mate); see `G::SELECTIVE` for what was tried.
@@ -788,9 +965,18 @@ impl<M: Copy> Thread<M> {
                     // The ordering already found the capture not losing, or not.
                     let not_losing = (GOOD_CAPTURE..TABLE_MOVE).contains(&keys[i]);
                     depth <= 6 && !not_losing && !position.exchange_at_least(mv, -100 * depth)
+                } else if skip_quiets {
+                    true
                 } else {
-                    let lmr_depth = (depth - 1 - late_move_reduction(depth, i)).max(0);
-                    !in_check && lmr_depth <= 8 && static_eval + 100 + 100 * lmr_depth <= alpha
+                    let lmr_depth = (depth - 1 - reduction).max(0);
+                    if i as i32 >= late_move_count {
+                        skip_quiets = true;
+                    }
+                    skip_quiets
+                        || (lmr_depth < 6 && cont1 + cont2 < -HISTORY_PRUNING * depth)
+                        || (!in_check
+                            && lmr_depth <= 8
+                            && static_eval + 100 + 100 * lmr_depth <= alpha)
                 };
             }
             let mover = position.to_move();
@@ -804,17 +990,30 @@ impl<M: Copy> Thread<M> {
             if let Some(slot) = history_slot
                 && quiet_count < quiets.len()
             {
-                quiets[quiet_count] = slot;
+                quiets[quiet_count] = (slot, piece_to);
                 quiet_count += 1;
                 listed = true;
             }
+            self.frames[ply_index].piece_to = if selective { piece_to } else { NO_PIECE_TO };
             let turn = Turn::after(mover, position);
+            let new_depth = depth - 1;
             let value = if i == 0 {
                 turn.value(alpha, beta, |a, b| {
-                    self.negamax(position, depth - 1, ply + 1, a, b, is_pv, ctx)
+                    self.negamax(
+                        position,
+                        new_depth,
+                        ply + 1,
+                        a,
+                        b,
+                        is_pv,
+                        !is_pv && !cut_node,
+                        ctx,
+                    )
                 })
             } else {
-                let reduction = if ctx.exhaustive || depth < 3 || tactical || in_check {
+                let reduction = if selective {
+                    reduction.min(new_depth - 1).max(0)
+                } else if ctx.exhaustive || depth < 3 || tactical || in_check {
                     0
                 } else if i >= 3 {
                     let r = ((depth as f32).ln() * (i as f32).ln() / 2.0) as i32;
@@ -822,18 +1021,18 @@ impl<M: Copy> Thread<M> {
                 } else {
                     0
                 };
-                let reduced = depth - 1 - reduction.max(0);
+                let reduced = new_depth - reduction.max(0);
                 let mut value = turn.value(alpha, alpha + 1, |a, b| {
-                    self.negamax(position, reduced, ply + 1, a, b, false, ctx)
+                    self.negamax(position, reduced, ply + 1, a, b, false, true, ctx)
                 });
-                if value > alpha && reduction > 0 {
+                if value > alpha && reduced < new_depth {
                     value = turn.value(alpha, alpha + 1, |a, b| {
-                        self.negamax(position, depth - 1, ply + 1, a, b, false, ctx)
+                        self.negamax(position, new_depth, ply + 1, a, b, false, !cut_node, ctx)
                     });
                 }
                 if value > alpha && value < beta && is_pv {
                     value = turn.value(alpha, beta, |a, b| {
-                        self.negamax(position, depth - 1, ply + 1, a, b, true, ctx)
+                        self.negamax(position, new_depth, ply + 1, a, b, true, false, ctx)
                     });
                 }
                 value
@@ -863,7 +1062,13 @@ impl<M: Copy> Thread<M> {
                             }
                             if selective && let Some(slot) = history_slot {
                                 let before = quiet_count - usize::from(listed);
-                                self.reward_quiet(slot, &quiets[..before], depth);
+                                self.reward_quiet(
+                                    ply_index,
+                                    (slot, piece_to),
+                                    packed,
+                                    &quiets[..before],
+                                    depth,
+                                );
                             } else {
                                 let h = &mut self.history[position.history_index(mv)];
                                 *h += depth * depth;
@@ -987,8 +1192,14 @@ impl<M: Copy> Thread<M> {
         keys: &mut Vec<i32>,
         tt_move: Option<u32>,
         ply: usize,
+        selective: bool,
     ) {
         let killers = self.killers[ply];
+        let counter = ply
+            .checked_sub(1)
+            .map(|p| self.frames[p].piece_to)
+            .filter(|&p| p != NO_PIECE_TO && selective)
+            .map_or(0, |p| self.counters[p]);
         keys.clear();
         keys.extend(moves.iter().map(|&mv| {
             let packed = G::pack(mv);
@@ -1005,6 +1216,11 @@ impl<M: Copy> Thread<M> {
                 1 << 28
             } else if packed == killers[1] {
                 (1 << 28) - 1
+            } else if packed == counter {
+                (1 << 28) - 2
+            } else if selective {
+                let (one, two) = self.continuation(ply, position.piece_to(mv));
+                2 * self.history[position.history_index(mv)] + one + two
             } else {
                 self.history[position.history_index(mv)].min((1 << 27) - 1)
             }

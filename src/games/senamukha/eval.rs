@@ -616,6 +616,12 @@ impl TwoPlayerGame for Position {
     fn history_index(&self, mv: Self::Move) -> usize {
         (mv.bits() & 0x3fff) as usize | self.side_to_move().index() << 14
     }
+
+    fn piece_to(&self, mv: Self::Move) -> usize {
+        // Ten men (colour and kind) by 121 targets: below PIECE_TO_SIZE.
+        let man = self.piece_at(mv.from()).map_or(0, |p| p.index());
+        man * SQUARES + mv.to().index()
+    }
 }
 
 /// Sena-Mukha is searched by the two-player alpha-beta.
