@@ -222,6 +222,10 @@ enum Command {
         /// The largest Hash a session may set, in MiB.
         #[arg(long, default_value_t = 256, value_parser = ludus::protocol::parse_hash)]
         hash_limit: usize,
+        /// The largest endgame table a session may have built (Mangala II's Endgame
+        /// Counters; the tables are shared by all sessions).
+        #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
+        table_limit: u32,
     },
     /// Tunes the evaluation's weights to game results (Texel's method): `generate`
     /// plays self-play games and prints their quiet positions with results, `fit` fits
@@ -316,6 +320,7 @@ fn main() -> ExitCode {
         sessions,
         think_limit,
         hash_limit,
+        table_limit,
     } = command
     {
         let options = ludus::web::Options {
@@ -323,6 +328,7 @@ fn main() -> ExitCode {
             sessions: sessions as usize,
             work_limit: std::time::Duration::from_secs(think_limit),
             hash_mib: hash_limit,
+            table_limit,
         };
         let ready = |address: std::net::SocketAddr| {
             println!("ludus serves the board at http://{address}/");
@@ -348,6 +354,8 @@ fn main() -> ExitCode {
         let result = games::visit(&game, Match(*args)).expect("clap accepts games only");
         return match result {
             Ok(()) => ExitCode::SUCCESS,
+            // As a shell reports a command ended by SIGPIPE: 128 + 13.
+            Err(message) if message == ludus::tournament::OUTPUT_CLOSED => ExitCode::from(141),
             Err(message) => {
                 eprintln!("ludus: {message}");
                 ExitCode::FAILURE

@@ -507,3 +507,35 @@ fn native_engines_with_a_large_hash_lose_no_game_on_time() {
     assert_eq!(json["forfeits"], serde_json::json!([0, 0]), "{stdout}");
     assert_eq!(tally(&json), (0, 2, 0), "{stdout}");
 }
+
+/// `ludus match ... | head -1`: once its reader has gone the match starts no more
+/// games, and it ends quietly with the status a shell gives SIGPIPE (141).
+#[test]
+fn a_match_whose_output_closes_stops_with_141() {
+    use std::io::BufRead;
+    let state = scratch("output-closed.state");
+    let mut child = Command::cargo_bin("ludus")
+        .unwrap()
+        .args([
+            "match", "--game", "mangala", "--depth", "1", "--games", "400",
+        ])
+        .args(["--engine", &ludus_path(), "--engine", &ludus_path()])
+        .arg("--state")
+        .arg(&state)
+        .env("RUST_LOG", "off")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("game "), "{first}");
+    // The reader has gone (dropped above).
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(141));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let played = saved["results"].as_array().unwrap().len();
+    assert!((1..400).contains(&played), "{played} games played");
+}

@@ -267,3 +267,139 @@ fn a_closed_socket_drops_its_queued_work_and_frees_its_session() {
         "the server still works: {used:?} CPU in 1 s"
     );
 }
+
+/// Reads a raw HTTP response's head (status line and headers).
+fn head(server: &Server, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.address
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+        .split("\r\n\r\n")
+        .next()
+        .unwrap()
+        .to_ascii_lowercase()
+}
+
+/// A page of another site that frames the board would pass the Host and Origin checks
+/// (its frame is this server's own page): every response forbids framing.
+#[test]
+fn no_page_may_frame_the_board() {
+    let server = Server::start(&[]);
+    for path in ["/", "/ludus.js", "/nothing"] {
+        let head = head(&server, path);
+        assert!(head.contains("\r\nx-frame-options: deny"), "{path}: {head}");
+        assert!(head.contains("frame-ancestors 'none'"), "{path}: {head}");
+        assert!(
+            head.contains("\r\nx-content-type-options: nosniff"),
+            "{path}: {head}"
+        );
+    }
+}
+
+/// A message beyond the bound closes the socket with 1009 ("message too big"), as
+/// serve.md says; the server serves the next tab.
+#[test]
+fn a_message_too_big_is_closed_with_code_1009() {
+    let server = Server::start(&[]);
+    let mut session = server.connect(None).unwrap();
+    session.send(&"x".repeat(ludus::web::MAX_MESSAGE + 1));
+    let code = loop {
+        match session.0.read() {
+            Ok(Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
+            Ok(_) => {}
+            Err(e) => panic!("closed without a close frame: {e}"),
+        }
+    };
+    assert_eq!(code, Some(1009));
+    let mut fresh = server.connect(None).unwrap();
+    assert_eq!(fresh.request(1, "name"), "=1 ludus\n\n");
+}
+
+/// A flood of half-open connections (half a request header each): those beyond the
+/// cap are closed at once, the rest after the header timeout, and then a fresh tab is
+/// served within a second.
+#[test]
+fn half_open_connections_are_capped_and_timed_out() {
+    use std::io::{Read, Write};
+    let server = Server::start(&[]);
+    let started = Instant::now();
+    let mut flood: Vec<TcpStream> = (0..200)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            stream.write_all(b"GET / HTTP/1.1\r\nHost: 127.0").unwrap();
+            stream
+        })
+        .collect();
+    // Whether the server has closed a connection (EOF or reset), waiting at most `wait`.
+    let closed = |stream: &mut TcpStream, wait: Duration| {
+        stream.set_read_timeout(Some(wait)).unwrap();
+        let mut byte = [0u8; 1];
+        match stream.read(&mut byte) {
+            Ok(0) => true,
+            Ok(_) => false,
+            Err(e) => !matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+        }
+    };
+    let mut at_once = 0;
+    for stream in flood.iter_mut() {
+        at_once += usize::from(closed(stream, Duration::from_millis(20)));
+    }
+    assert!(
+        at_once >= 200 - ludus::web::MAX_CONNECTIONS,
+        "{at_once} of 200 closed at once"
+    );
+    let timeout = ludus::web::HEADER_TIMEOUT;
+    for stream in flood.iter_mut() {
+        let left = (timeout + Duration::from_secs(3)).saturating_sub(started.elapsed());
+        assert!(
+            closed(stream, left.max(Duration::from_millis(1))),
+            "a half-open connection is still open after {:?}",
+            started.elapsed()
+        );
+    }
+    let after = Instant::now();
+    let mut fresh = server.connect(Some(&server.own_origin())).unwrap();
+    assert_eq!(fresh.request(1, "name"), "=1 ludus\n\n");
+    assert!(
+        after.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        after.elapsed()
+    );
+}
+
+/// The tables a session may have built are bounded (they are the process's, shared by
+/// all sessions), and the options a session lists say the bounds it has.
+#[test]
+fn a_session_may_not_ask_for_tables_beyond_the_limit() {
+    let server = Server::start(&["--table-limit", "12", "--hash-limit", "32"]);
+    let mut session = server.connect(None).unwrap();
+    assert_eq!(session.request(1, "game mangala"), "=1\n\n");
+    let refusal = session.request(2, "setoption name Endgame Counters value 18");
+    assert_eq!(
+        refusal,
+        "?2 Endgame Counters is at most 12 in this session, not 18\n\n"
+    );
+    assert_eq!(
+        session.request(3, "setoption name Endgame Counters value 12"),
+        "=3\n\n"
+    );
+    let options = session.request(4, "list_options");
+    assert!(
+        options.contains("option name Endgame Counters type spin default 12 min 0 max 12"),
+        "{options}"
+    );
+    assert!(
+        options.contains("option name Hash type spin default 32 min 1 max 32"),
+        "{options}"
+    );
+}

@@ -86,6 +86,9 @@ pub struct Bounds {
     pub hash_mib: usize,
     /// The most `Threads`.
     pub threads: usize,
+    /// The largest value of an engine option that builds tables
+    /// ([`crate::search::EngineOption::builds_tables`]); `None`: the option's own.
+    pub table_limit: Option<u32>,
     /// Set when the client has gone (a closed WebSocket): the running work is stopped,
     /// the requests still waiting are dropped unanswered and the session ends.
     pub hang_up: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
@@ -97,7 +100,22 @@ impl Default for Bounds {
             work: None,
             hash_mib: MAX_HASH_MIB,
             threads: crate::search::MAX_THREADS,
+            table_limit: None,
             hang_up: None,
+        }
+    }
+}
+
+/// Lowers the engine options of `table` that build tables to `limit` where their
+/// value (the default, for a new game) is above it.
+fn within_table_limit(table: &mut dyn Table, limit: Option<u32>) {
+    let Some(limit) = limit else {
+        return;
+    };
+    for option in table.engine_options() {
+        if option.builds_tables && option.default > limit {
+            let lowered = table.set_engine_option(option.name, &limit.to_string());
+            debug_assert!(lowered.is_ok(), "{lowered:?}");
         }
     }
 }
@@ -220,6 +238,7 @@ impl Daemon {
                 // The new game's memory is taken now, not in its first search's clock.
                 let taken = table.set_hash(self.hash_mib);
                 table.set_threads(self.threads);
+                within_table_limit(&mut *table, self.bounds.table_limit);
                 self.worker.set_table(table);
                 taken.map(|()| String::new()).map_err(String::from)
             }
@@ -288,7 +307,9 @@ impl Daemon {
     fn options(&mut self) -> String {
         let mut lines = vec![
             format!(
-                "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
+                "option name Hash type spin default {} min 1 max {}",
+                DEFAULT_HASH_MIB.min(self.bounds.hash_mib),
+                MAX_HASH_MIB.min(self.bounds.hash_mib)
             ),
             format!(
                 "option name Threads type spin default 1 min 1 max {}",
@@ -298,8 +319,12 @@ impl Daemon {
                 "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
             ),
         ];
+        let table_limit = self.bounds.table_limit;
         for option in self.table().engine_options() {
-            lines.push(option.listing());
+            lines.push(match table_limit {
+                Some(limit) if option.builds_tables => option.listing_up_to(limit),
+                _ => option.listing(),
+            });
         }
         for option in self.table().rule_options() {
             lines.push(format!(
@@ -335,12 +360,22 @@ impl Daemon {
                 self.table().set_threads(threads);
             }
             "move overhead" => self.move_overhead = parse_move_overhead(&value)?,
-            _ if self
+            _ if let Some(option) = self
                 .table()
                 .engine_options()
                 .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(&name)) =>
+                .find(|o| o.name.eq_ignore_ascii_case(&name)) =>
             {
+                if let Some(limit) = self.bounds.table_limit
+                    && option.builds_tables
+                    && option.parse(&value).is_ok_and(|v| v > limit)
+                {
+                    return Err(format!(
+                        "{} is at most {limit} in this session, not {}",
+                        option.name,
+                        quoted(value.trim())
+                    ));
+                }
                 self.table().set_engine_option(&name, &value)?
             }
             _ if self
@@ -605,7 +640,9 @@ fn serve_lines(
     bounds: Bounds,
 ) {
     let hash_mib = DEFAULT_HASH_MIB.min(bounds.hash_mib);
-    let mut worker = Worker::new(new_table(games::DEFAULT, hash_mib).expect("a game"));
+    let mut table = new_table(games::DEFAULT, hash_mib).expect("a game");
+    within_table_limit(&mut *table, bounds.table_limit);
+    let mut worker = Worker::new(table);
     worker.limit_work(bounds.work);
     let mut daemon = Daemon {
         out,

@@ -182,15 +182,27 @@ pub struct EngineOption {
     pub min: u32,
     pub max: u32,
     pub values: &'static [&'static str],
+    /// Whether the value sizes tables built in memory, whose time and memory grow
+    /// steeply with it (Mangala II's Endgame Counters): a session served to others
+    /// may set it only up to the server's table limit.
+    pub builds_tables: bool,
 }
 
 impl EngineOption {
     /// The `option name ...` line that lists it (UCI style).
     pub fn listing(&self) -> String {
+        self.listing_up_to(self.max)
+    }
+
+    /// The listing with the largest value `max` at most (a bounded session's).
+    pub fn listing_up_to(&self, max: u32) -> String {
         if self.values.is_empty() {
             format!(
                 "option name {} type spin default {} min {} max {}",
-                self.name, self.default, self.min, self.max
+                self.name,
+                self.default.min(max),
+                self.min,
+                self.max.min(max)
             )
         } else {
             format!(

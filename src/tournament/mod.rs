@@ -169,6 +169,10 @@ pub fn random_openings<G: Game>(plies: usize, count: usize, seed: u64) -> Vec<St
     openings
 }
 
+/// The error of a match whose standard output was closed by its reader: the command
+/// ends quietly, as a Unix tool ended by SIGPIPE.
+pub const OUTPUT_CLOSED: &str = "the output was closed";
+
 /// The position an opening line reaches (its start with its moves played).
 pub fn opening_position<G: Game>(line: &str) -> Result<G, String> {
     let (mut position, moves) = read_opening::<G>(line, &[])?;
@@ -721,6 +725,7 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
     let (sender, finished) = mpsc::channel::<GameSummary>();
     let config_ref = &config;
     let mut write_error: Option<String> = None;
+    let mut output_closed = false;
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let sender = sender.clone();
@@ -757,7 +762,16 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
                     bar.inc(1);
                 }
                 None => {
-                    writeln!(out, "{line}").ok();
+                    // A reader that has gone (`ludus match ... | head -1`) ends the
+                    // match: no game starts after it, and the state keeps what was
+                    // played.
+                    if writeln!(out, "{line}")
+                        .and_then(|()| out.flush())
+                        .is_err_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+                    {
+                        output_closed = true;
+                        stop.store(true, Ordering::Release);
+                    }
                 }
             }
             if let Some(path) = &config_ref.records {
@@ -797,6 +811,9 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
     }
     if let Some(e) = write_error {
         return Err(e);
+    }
+    if output_closed {
+        return Err(OUTPUT_CLOSED.to_string());
     }
     results.sort_by_key(|r| r.index);
     let report = report(&config, &results, G::NAME);

@@ -24,7 +24,7 @@ use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -39,8 +39,11 @@ const LUDUS_JS: &str = include_str!("page/ludus.js");
 const LUDUS_CSS: &str = include_str!("page/ludus.css");
 
 /// A message from the page longer than this closes its socket (WebSocket close code
-/// 1009); lines longer than the protocol's own limit are refused by the protocol.
+/// 1009, "message too big"); lines longer than the protocol's own limit are refused by
+/// the protocol.
 pub const MAX_MESSAGE: usize = 2 * protocol::MAX_LINE;
+/// The WebSocket close code for a message too big to process (RFC 6455, 7.4.1).
+const MESSAGE_TOO_BIG: u16 = 1009;
 
 /// How `ludus serve` runs.
 #[derive(Clone, Debug)]
@@ -52,6 +55,9 @@ pub struct Options {
     pub work_limit: Duration,
     /// The largest `Hash` a session may set, in MiB.
     pub hash_mib: usize,
+    /// The largest value of an engine option that builds tables (Mangala II's
+    /// `Endgame Counters`).
+    pub table_limit: u32,
 }
 
 impl Default for Options {
@@ -61,6 +67,7 @@ impl Default for Options {
             sessions: 8,
             work_limit: Duration::from_secs(60),
             hash_mib: 256,
+            table_limit: 14,
         }
     }
 }
@@ -103,14 +110,76 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Strin
             .route("/ludus.js", get(script))
             .route("/ludus.css", get(style))
             .route("/ws", get(socket))
+            .layer(axum::middleware::map_response(with_safety_headers))
             .with_state(server);
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .map_err(|e| format!("the server failed: {e}"))
+        accept(listener, app).await;
+        Ok(())
     })
+}
+
+/// Connections open at once; one more is closed as soon as it is accepted. Tabs hold
+/// one or two each, and every session one more for its WebSocket.
+pub const MAX_CONNECTIONS: usize = 128;
+/// A connection that has not sent a whole request header this long after it opened
+/// (or after its last response) is closed, so that half-open connections cannot hold
+/// the server's places.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Serves every connection with the app, at most [`MAX_CONNECTIONS`] at once, each
+/// with the [`HEADER_TIMEOUT`]. (axum's own `serve` has neither bound.)
+async fn accept(listener: tokio::net::TcpListener, app: Router) {
+    let places = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(connection) => connection,
+            Err(e) => {
+                // Out of file descriptors, say: wait a little rather than spin.
+                log::warn!("cannot accept a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(place) = places.clone().try_acquire_owned() else {
+            log::info!("closed a connection from {peer}: all {MAX_CONNECTIONS} are open");
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(
+            app.clone().layer(axum::Extension(ConnectInfo(peer))),
+        );
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .with_upgrades();
+            if let Err(e) = connection.await {
+                log::debug!("connection from {peer}: {e}");
+            }
+            // An upgraded connection (a WebSocket) leaves here at its upgrade: the
+            // sessions' own bound holds it from then on.
+            drop(place);
+        });
+    }
+}
+
+/// What every response carries: the page may not be framed by another site (whose
+/// framed page would pass the Host and Origin checks), nor load or connect anywhere
+/// but here.
+async fn with_safety_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; connect-src 'self'; img-src 'self' data:; \
+             frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+        ),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+    ] {
+        headers.insert(name, header::HeaderValue::from_static(value));
+    }
+    response
 }
 
 /// Whether `host` (a `Host` header: name or address, then maybe a port) names the
@@ -229,11 +298,14 @@ async fn socket(
         hash_mib: server.options.hash_mib,
         // Sessions share the machine: each searches on one thread.
         threads: 1,
+        table_limit: Some(server.options.table_limit),
         hang_up: None,
     };
+    // The socket reads a little more than a message may hold, so that the session can
+    // tell a too-big message from a broken socket and close with the code that says so.
     upgrade
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
+        .max_message_size(2 * MAX_MESSAGE)
+        .max_frame_size(2 * MAX_MESSAGE)
         .on_upgrade(move |socket| session(socket, peer, bounds, permit))
 }
 
@@ -314,9 +386,20 @@ async fn session(
         };
         protocol::serve_native(input, output, bounds);
     });
+    let mut close = None;
+    let too_big = || {
+        Some(CloseFrame {
+            code: MESSAGE_TOO_BIG,
+            reason: format!("a message is at most {MAX_MESSAGE} bytes").into(),
+        })
+    };
     loop {
         tokio::select! {
             message = socket.recv() => match message {
+                Some(Ok(Message::Text(text))) if text.len() > MAX_MESSAGE => {
+                    close = too_big();
+                    break;
+                }
                 Some(Ok(Message::Text(text))) => {
                     let mut bytes = text.as_str().as_bytes().to_vec();
                     if !bytes.ends_with(b"\n") {
@@ -325,6 +408,10 @@ async fn session(
                     if to_engine.send(bytes).is_err() {
                         break;
                     }
+                }
+                Some(Ok(Message::Binary(bytes))) if bytes.len() > MAX_MESSAGE => {
+                    close = too_big();
+                    break;
                 }
                 Some(Ok(Message::Binary(_))) => {
                     let refusal = "? a binary message is not a request: send requests as text\n\n";
@@ -336,6 +423,10 @@ async fn session(
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                 Some(Err(e)) => {
                     log::info!("session of {peer}: {e}");
+                    // The socket's own bound (beyond the message limit): too big too.
+                    if e.to_string().contains("Space limit exceeded") {
+                        close = too_big();
+                    }
                     break;
                 }
             },
@@ -357,7 +448,7 @@ async fn session(
     drop(to_engine);
     drop(from_engine);
     let _ = tokio::task::spawn_blocking(move || engine.join()).await;
-    let _ = socket.send(Message::Close(None)).await;
+    let _ = socket.send(Message::Close(close)).await;
     drop(permit);
     log::info!("session of {peer} closed");
 }

@@ -31,6 +31,7 @@ pub const ENDGAME_COUNTERS: EngineOption = EngineOption {
     min: 0,
     max: 24,
     values: &[],
+    builds_tables: true,
 };
 
 pub struct Engine {

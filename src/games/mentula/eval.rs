@@ -107,6 +107,7 @@ pub const ALGORITHM: EngineOption = EngineOption {
     min: 0,
     max: 2,
     values: &["brs", "paranoid", "mcts"],
+    builds_tables: false,
 };
 
 /// Mentula is searched by the multi-player searches, chosen by [`ALGORITHM`].
