@@ -161,7 +161,7 @@ pub fn next_turn(
     (next, next <= mover)
 }
 
-/// A rule that RULES.md makes an option, with its default.
+/// A rule that the rules (protocol-spec/rules/) make an option, with its default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleOption {
     /// The option's name (matched case-insensitively).

@@ -31,7 +31,7 @@ struct Setup {
     /// Start from this position instead of the usual start.
     #[arg(long)]
     fen: Option<String>,
-    /// A rule option, as name=value (repeatable); see RULES.md.
+    /// A rule option, as name=value (repeatable); see protocol-spec/rules/.
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rules: Vec<String>,
 }

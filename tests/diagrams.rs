@@ -225,7 +225,7 @@ fn scores_drawn(document: &roxmltree::Document) -> [i32; 4] {
 #[test]
 fn mentula_shows_each_players_reach_on_request_and_it_adds_up_to_the_scores() {
     for fen in [
-        // RULES.md's free figure against a lone man: 48 squares and 1.
+        // The rules' (M8) free figure against a lone man: 48 squares and 1.
         "8/8/8/3WR3/3WW3/8/8/8 w 1 1",
         // a3 shared by three players, the rest of the a-file by two.
         "8/8/Y7/Y7/8/R7/W7/W7 w 1 1",

@@ -1,4 +1,4 @@
-//! Mangala II, an Ottoman 2x6 mancala (RULES.md, section Mangala II).
+//! Mangala II, an Ottoman 2x6 mancala (protocol-spec/rules/mangala.md).
 //!
 //! - `position`: pits, sowing, captures, passes and the end of the game;
 //! - `endgame`: tables of proven bounds for positions with few counters;

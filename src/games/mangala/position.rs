@@ -47,7 +47,7 @@ impl std::fmt::Debug for Move {
     }
 }
 
-/// Rule options. The defaults are the rules of RULES.md.
+/// Rule options. The defaults are the rules of protocol-spec/rules/mangala.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// Sowing 12 or more counters leaves the origin pit out (off by default).

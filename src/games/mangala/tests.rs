@@ -397,3 +397,15 @@ fn record_edge_cases_numbers_prose_and_dashes() {
     let r = crate::record::replay(position("0,0,0,0,0,0/0,0,1,0,0,1 N 70 0"), "1. … c 2. … d");
     assert_eq!(r.unwrap().moves.len(), 2);
 }
+
+/// Rules G1 and G2 (protocol-spec/rules/mangala.md): six counters in every pit, 72 in
+/// all, none captured, South to move first.
+#[test]
+fn the_start_has_six_counters_in_every_pit_and_south_moves_first() {
+    let p = Position::start();
+    assert_eq!(p.pits(), &[6; PITS]);
+    assert_eq!(p.pits().iter().map(|&c| u32::from(c)).sum::<u32>(), 72);
+    assert_eq!((p.captured(0), p.captured(1)), (0, 0));
+    assert_eq!(p.to_move(), 0);
+    assert_eq!(p.fen(), "6,6,6,6,6,6/6,6,6,6,6,6 S 0 0");
+}

@@ -1,4 +1,4 @@
-//! Mentula, a 4-player jumping game on 8x8 (RULES.md, section Mentula).
+//! Mentula, a 4-player jumping game on 8x8 (protocol-spec/rules/mentula.md).
 //!
 //! - `board`: squares, the four colours, player names;
 //! - `geometry`: the jump, `(start, pivot) -> target`, the one place that knows the

@@ -6,7 +6,7 @@ use super::geometry::jump;
 use super::reach;
 use crate::game::{EndReason, Outcome, Verdict, next_turn, splitmix64};
 
-// Every Mentula game ends by the scores (RULES.md); the reasons only say why it stopped.
+// Every Mentula game ends by the scores (protocol-spec/rules/mentula.md, M8); the reasons only say why it stopped.
 /// At most one player has pieces left.
 pub const LAST_PLAYER: EndReason =
     EndReason::new("one player left", "One player left", Verdict::ByScores);
@@ -64,7 +64,7 @@ pub enum Scoring {
     Pieces,
 }
 
-/// Rule options. The defaults are the rules of RULES.md.
+/// Rule options. The defaults are the rules of protocol-spec/rules/mentula.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     pub scoring: Scoring,
@@ -313,7 +313,7 @@ impl Position {
         }
     }
 
-    /// The outcome, or `None` while the game goes on. The end conditions of RULES.md
+    /// The outcome, or `None` while the game goes on. The end conditions of protocol-spec/rules/mentula.md (M9)
     /// are checked in their order (a) to (e).
     pub fn outcome(&self) -> Option<Outcome> {
         let with_pieces = self.men.iter().filter(|&&m| m != 0).count();

@@ -140,7 +140,7 @@ fn reached_by_exactly(reaches: &[Bitboard; PLAYERS]) -> [Bitboard; PLAYERS] {
     ]
 }
 
-/// Scores by shared squares (RULES.md), in twelfths: the only player with pieces
+/// Scores by shared squares (protocol-spec/rules/mentula.md, M8), in twelfths: the only player with pieces
 /// scores 64; otherwise every square that k players can reach gives each of them 1/k.
 pub fn shared_scores(men: &[Bitboard; PLAYERS]) -> [i32; PLAYERS] {
     if let Some(alone) = lone_survivor(men) {
@@ -195,7 +195,7 @@ mod tests {
     }
 
     #[test]
-    fn the_examples_of_rules_md_hold() {
+    fn the_reach_examples_of_the_rules_hold() {
         assert_eq!(reach(men("a1 a2 b1 b2")).count_ones(), 64);
         assert_eq!(reach(men("g7 g8 h7 h8")).count_ones(), 64);
         assert_eq!(reach(men("d4 e4 d5")).count_ones(), 48);

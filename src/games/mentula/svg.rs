@@ -2,7 +2,7 @@
 //! rank parity, which no jump changes), the four players' men, and the last jump drawn
 //! from its start over its pivot to its target; on request each player's reach (a dot
 //! of the player's colour on every square the player can reach, the squares shared by
-//! several outlined), which is what the players score (RULES.md, Mentula, *Score*).
+//! several outlined), which is what the players score (protocol-spec/rules/mentula.md, M8).
 
 use super::board::{NAMES, PLAYERS, SIZE, Square};
 use super::position::{Move, Position};

@@ -492,3 +492,27 @@ fn finished_games_may_be_set_up_with_a_player_in_statura_to_move() {
         assert!(p.outcome().is_some(), "{text}");
     }
 }
+
+/// Rules M1 and M2 (protocol-spec/rules/mentula.md): the usual start, White to play,
+/// each player's corner block holding one man of each of the four square colours.
+#[test]
+fn the_usual_start_has_four_corner_blocks_of_four_colours_and_white_to_play() {
+    let p = Position::start();
+    assert_eq!(p.to_move(), 0);
+    let blocks = [
+        ["a1", "a2", "b1", "b2"],
+        ["a7", "a8", "b7", "b8"],
+        ["g7", "g8", "h7", "h8"],
+        ["g1", "g2", "h1", "h2"],
+    ];
+    for (player, block) in blocks.iter().enumerate() {
+        let mut colours = std::collections::HashSet::new();
+        for name in block {
+            let square = sq(name);
+            assert_eq!(p.owner(square), Some(player), "{name}");
+            colours.insert((square.file() % 2, square.rank() % 2));
+        }
+        assert_eq!(colours.len(), 4, "player {player}");
+        assert_eq!(p.men(player).count_ones(), 4, "player {player}");
+    }
+}

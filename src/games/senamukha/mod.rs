@@ -1,4 +1,4 @@
-//! Sena-Mukha, Ivan A. Derzhanski's 11x11 chess variant (RULES.md, section Sena-Mukha).
+//! Sena-Mukha, Ivan A. Derzhanski's 11x11 chess variant (protocol-spec/rules/senamukha.md).
 //!
 //! - `board`: squares, men and 121-square bitboards;
 //! - `attacks`: compile-time attack tables and rook attacks;

@@ -76,7 +76,7 @@ impl std::fmt::Debug for Move {
     }
 }
 
-/// Rule options. The defaults are the rules of RULES.md.
+/// Rule options. The defaults are the rules of protocol-spec/rules/senamukha.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Rules {
     /// The n-move rule: with `Some(n)`, 2n plies without a capture or a pawn move draw.

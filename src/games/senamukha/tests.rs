@@ -1,4 +1,4 @@
-//! Unit tests of the Sena-Mukha rules: each rule of RULES.md on a hand-built position,
+//! Unit tests of the Sena-Mukha rules: each rule of protocol-spec/rules/senamukha.md on a hand-built position,
 //! and the fast generator against the simple reference generator.
 
 use super::board::{Color, Kind, SIZE, Square};
