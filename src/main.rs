@@ -139,7 +139,8 @@ enum Command {
     /// Searches fixed positions of all three games to a fixed depth and prints the
     /// total nodes (a signature of the search) and the speed.
     Bench {
-        /// The depth of every search (default: each game's own).
+        /// The depth of every search, 1 to 12 (default: each game's own).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=12))]
         depth: Option<u32>,
     },
     /// Measures the search tree: from the start and the first openings of a file, the
@@ -728,12 +729,10 @@ fn run_perft<G: Game>(
 fn run_replay<G: Game>(fen: Option<&str>, rules: &[String], file: &str) -> Result<(), String> {
     let start: G = set_up(fen, rules, None)?;
     let text = if file == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        text
+        ludus::record::read_text(std::io::stdin().lock())?
     } else {
-        std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?
+        let opened = std::fs::File::open(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        ludus::record::read_text(opened).map_err(|e| format!("{file}: {e}"))?
     };
     let replay = ludus::record::replay(start.clone(), &text).map_err(|e| e.to_string())?;
     let canonical = G::NOTATIONS[0].1;

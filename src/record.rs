@@ -163,6 +163,50 @@ fn token(input: &str) -> IResult<&str, Token<'_>> {
     .parse(input)
 }
 
+/// The most bytes a record file may have: thousands of times the longest game, and a
+/// bound on the memory a reader of records takes.
+pub const MAX_RECORD_BYTES: usize = 8 << 20;
+/// The longest line a record may have.
+pub const MAX_RECORD_LINE: usize = 1 << 20;
+
+/// Reads a record's text from `input`, line by line, refusing one longer than
+/// [`MAX_RECORD_BYTES`] or with a line longer than [`MAX_RECORD_LINE`] as soon as it
+/// sees it (it never reads more than that), or one that is not UTF-8.
+pub fn read_text(input: impl std::io::Read) -> Result<String, String> {
+    use std::io::{BufRead, Read};
+    let mut reader = std::io::BufReader::new(input.take(MAX_RECORD_BYTES as u64 + 1));
+    let mut text = Vec::new();
+    for number in 1.. {
+        let mut line = Vec::new();
+        let read = (&mut reader)
+            .take(MAX_RECORD_LINE as u64 + 2)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("cannot read the record: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        let content = line.strip_suffix(b"\n").unwrap_or(&line);
+        let content = content.strip_suffix(b"\r").unwrap_or(content);
+        if content.len() > MAX_RECORD_LINE {
+            return Err(format!(
+                "line {number} of the record is longer than {MAX_RECORD_LINE} bytes"
+            ));
+        }
+        text.extend_from_slice(&line);
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(format!(
+                "the record is longer than {MAX_RECORD_BYTES} bytes"
+            ));
+        }
+    }
+    String::from_utf8(text).map_err(|e| {
+        format!(
+            "the record is not UTF-8 (at byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// Where a record went wrong: the turn, the text and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
@@ -177,7 +221,13 @@ impl std::fmt::Display for RecordError {
         if self.text.is_empty() {
             write!(f, "move {}: {}", self.turn, self.why)
         } else {
-            write!(f, "move {} {}: {}", self.turn, self.text, self.why)
+            write!(
+                f,
+                "move {} {}: {}",
+                self.turn,
+                crate::game::quoted(&self.text),
+                self.why
+            )
         }
     }
 }

@@ -538,3 +538,72 @@ fn tree_reports_each_depth_and_is_repeatable_at_a_fixed_depth() {
     );
     assert!(summary.contains("first-move cutoffs") && summary.contains("table hits"));
 }
+
+/// `ludus replay` reads at most a bounded record: an endless input is refused at its
+/// first too-long line, a too-long record once it passes the bound; neither is read
+/// into memory whole.
+#[test]
+fn replay_refuses_endless_and_oversized_input_without_reading_it_all() {
+    let out = ludus().args(["replay", "/dev/zero"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        format!(
+            "ludus: /dev/zero: line 1 of the record is longer than {} bytes",
+            ludus::record::MAX_RECORD_LINE
+        )
+    );
+    let long: String =
+        "1. Na3–b5 Ne9–d7 { a comment }\n".repeat(ludus::record::MAX_RECORD_BYTES / 30);
+    ludus()
+        .args(["replay", "-"])
+        .write_stdin(long)
+        .assert()
+        .failure()
+        .stderr(format!(
+            "ludus: the record is longer than {} bytes\n",
+            ludus::record::MAX_RECORD_BYTES
+        ));
+}
+
+/// A record's unreadable move is quoted as the protocol quotes moves: cut after 40
+/// characters and with control characters escaped, so that no terminal sequence of the
+/// input reaches the terminal.
+#[test]
+fn replay_quotes_a_bad_move_cut_and_escaped() {
+    let record = format!("1. {}\u{1b}[2J e4\n", "x".repeat(200));
+    let out = ludus()
+        .args(["replay", "-"])
+        .write_stdin(record)
+        .output()
+        .unwrap();
+    let message = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        message.starts_with("ludus: move 1 (white) xxxx"),
+        "{message}"
+    );
+    assert!(
+        !message.trim_end().chars().any(char::is_control),
+        "{message:?}"
+    );
+    assert!(message.chars().count() < 200, "{message}");
+    let out = ludus()
+        .args(["replay", "-"])
+        .write_stdin("1. e\u{1b}[31m4\n")
+        .output()
+        .unwrap();
+    let message = String::from_utf8(out.stderr).unwrap();
+    assert!(message.contains("e\\u{1b}[31m4"), "{message:?}");
+}
+
+/// The bench's depth is bounded: a search of depth 100 would run for months.
+#[test]
+fn bench_takes_a_depth_from_1_to_12() {
+    for depth in ["0", "13", "100"] {
+        ludus()
+            .args(["bench", depth])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("is not in 1..=12"));
+    }
+}
