@@ -486,12 +486,15 @@ fn cecp_plays_like_xboard_expects() {
     engine.send("sd 30");
     engine.send("st 30");
     engine.send("go");
+    // A ping while the engine thinks on its own move is answered after the move, as
+    // the CECP specification has it; `?` makes it move at once.
     engine.send("ping 2");
-    assert_eq!(after_thinking(&mut engine), "pong 2");
+    std::thread::sleep(Duration::from_millis(200));
     let started = Instant::now();
     engine.send("?");
     assert!(after_thinking(&mut engine).starts_with("move "));
     assert!(started.elapsed() < Duration::from_millis(500));
+    assert_eq!(after_thinking(&mut engine), "pong 2");
 
     // An illegal move is refused and changes nothing; a mate is claimed.
     engine.send("force");

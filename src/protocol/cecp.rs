@@ -513,8 +513,19 @@ impl session::Dialect for Session {
         &mut self.worker
     }
 
-    fn kind(&self, _line: &str) -> Kind {
-        Kind::Stop
+    fn kind(&self, line: &str) -> Kind {
+        // A ping that comes while the engine thinks on its own move is answered after
+        // the move (as the CECP specification has it: the pong says that everything
+        // sent before it is done, the move included); beside analysis, which never ends
+        // by itself, at once.
+        let ping = words(line)
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("ping"));
+        if ping && self.thinking == Thinking::Move {
+            Kind::Ordered
+        } else {
+            Kind::Stop
+        }
     }
 
     fn serve(&mut self, line: &str) -> Flow {
