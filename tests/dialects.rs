@@ -536,3 +536,44 @@ fn cecp_plays_like_xboard_expects() {
     engine.send("quit");
     engine.exits_within(Duration::from_secs(2));
 }
+
+/// UCI clamps no number silently: one out of its range is refused in the native
+/// protocol's words and left out, so `go depth 1000` piped ends with the input (as an
+/// unbounded `go` does) instead of searching to depth 64.
+#[test]
+fn uci_refuses_numbers_out_of_range_and_leaves_them_out() {
+    use assert_cmd::Command;
+    let cases = [
+        ("go depth 1000", "depth is out of range: 1000 (1 to 64)"),
+        ("go mate 0", "mate is out of range: 0 (1 to 32 moves)"),
+        (
+            "go wtime 99999999999999999999999 btime 1000",
+            "wtime is out of range (too large): 99999999999999999999999 (0 to 18446744073709551615)",
+        ),
+    ];
+    for (go, why) in cases {
+        let started = Instant::now();
+        let out = Command::cargo_bin("ludus")
+            .unwrap()
+            .env("RUST_LOG", "off")
+            .write_stdin(format!("uci\nposition startpos\n{go}\n"))
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains(&format!("info string error: {why}; left out of this go\n")),
+            "{go}: {text}"
+        );
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("bestmove ")).count(),
+            1,
+            "{text}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{go}: {:?}",
+            started.elapsed()
+        );
+    }
+}

@@ -263,6 +263,7 @@ impl Session {
         let mut clock = Clock::default();
         let mut has_clock = false;
         let mut ignored: Vec<&str> = Vec::new();
+        let mut refused: Vec<String> = Vec::new();
         let mut i = 0;
         while i < args.len() {
             let key = args[i].to_ascii_lowercase();
@@ -282,24 +283,53 @@ impl Session {
                 }
                 continue;
             }
-            // A number, negative ones as 0 and huge ones as the largest.
-            let Some(number) = args
-                .get(i)
-                .and_then(|t| t.parse::<i128>().ok())
-                .map(|n| n.clamp(0, u64::MAX as i128) as u64)
-            else {
+            // A number; negative times count as 0 (GUIs send them for an overstepped
+            // clock). A number out of range is refused in the native protocol's words
+            // and left out, never clamped silently.
+            let Some(text) = args.get(i) else {
                 ignored.push(&args[i - 1]);
                 continue;
             };
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                ignored.push(&args[i - 1]);
+                continue;
+            }
             i += 1;
+            let value = text.parse::<i128>().ok().filter(|&n| n <= u64::MAX as i128);
+            let Some(value) = value else {
+                refused.push(format!(
+                    "{key} is out of range (too large): {} (0 to {})",
+                    quoted(text),
+                    u64::MAX
+                ));
+                continue;
+            };
+            let small = |max: i128, unit: &str| {
+                if (1..=max).contains(&value) {
+                    Ok(value as u32)
+                } else {
+                    Err(format!(
+                        "{key} is out of range: {} (1 to {max}{unit})",
+                        quoted(text)
+                    ))
+                }
+            };
+            let number = value.max(0) as u64;
             // Clocks beyond a year mean "no hurry"; Duration arithmetic stays finite.
             let ms = Duration::from_millis(number.min(365 * 24 * 3_600_000));
             match key.as_str() {
-                "depth" => limits.depth = Some(number.clamp(1, 64) as u32),
+                "depth" => match small(64, "") {
+                    Ok(depth) => limits.depth = Some(depth),
+                    Err(why) => refused.push(why),
+                },
                 "nodes" => limits.nodes = Some(number),
                 "movetime" => limits.movetime = Some(ms),
                 "movestogo" => clock.moves_to_go = Some(number.min(u32::MAX as u64) as u32),
-                "mate" => limits.mate = Some(number.clamp(1, MAX_MATE_MOVES as u64) as u32),
+                "mate" => match small(i128::from(MAX_MATE_MOVES), " moves") {
+                    Ok(moves) => limits.mate = Some(moves),
+                    Err(why) => refused.push(why),
+                },
                 _ => {
                     let player = usize::from(key.starts_with('b') || key.starts_with("p2"));
                     if player == mover {
@@ -318,6 +348,9 @@ impl Session {
                 "info string warning: go ignores {}",
                 ignored.join(" ")
             ));
+        }
+        for why in refused {
+            self.error(&format!("{why}; left out of this go"));
         }
         if has_clock {
             limits.clock = Some(clock);
