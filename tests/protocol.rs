@@ -562,7 +562,8 @@ fn genmove_and_counts_are_answered_before_what_follows_them() {
     assert!(answers[0].starts_with("=4 "), "{answers:?}");
     assert_eq!(answers[1..], ["=", "readyok"], "{answers:?}");
     assert!(
-        d.ask_one("fen").ends_with(" b - - 1 1"),
+        // Black to move, whichever move the stopped search chose (a pawn's or not).
+        d.ask_one("fen").contains(" b - - "),
         "genmove played its move"
     );
     // A count answers before the requests after it, ping included.

@@ -17,9 +17,9 @@
 //! assert_eq!(games::NAMES[0], games::DEFAULT);
 //! ```
 //!
-//! Adding a game: a folder here with its position (implementing [`crate::game::Game`],
-//! its [`crate::game::Descriptor`] included) and its search
-//! ([`crate::search::Searchable`]), then one line in [`NAMES`] and one in [`visit`].
+//! Adding a game: a folder here with its position type `Position` (implementing
+//! [`crate::game::Game`], its [`crate::game::Descriptor`] included) and its search
+//! ([`crate::search::Searchable`]), then its folder's name in the `registry!` list.
 
 use crate::game::Game;
 use crate::search::Searchable;
@@ -34,12 +34,28 @@ pub trait Play: Searchable<Engine: Send> + Game<Move: Send> + Send + 'static {}
 
 impl<G: Searchable<Engine: Send> + Game<Move: Send> + Send + 'static> Play for G {}
 
-/// The games' names, in the order front ends list them.
-pub const NAMES: &[&str] = &[
-    <senamukha::Position as Game>::NAME,
-    <mentula::Position as Game>::NAME,
-    <mangala::Position as Game>::NAME,
-];
+/// The games, in the order front ends list them: the one list from which both their
+/// names ([`NAMES`]) and the dispatch to their types ([`visit`]) come, so that adding a
+/// game is one word here.
+macro_rules! registry {
+    ($($game:ident),+ $(,)?) => {
+        /// The games' names, in the order front ends list them.
+        pub const NAMES: &[&str] = &[$(<$game::Position as Game>::NAME),+];
+
+        /// Runs `visitor` with the game called `name` (case-insensitive); `None` for a
+        /// name that is no game.
+        pub fn visit<V: Visitor>(name: &str, visitor: V) -> Option<V::Output> {
+            $(
+                if name.eq_ignore_ascii_case(<$game::Position as Game>::NAME) {
+                    return Some(visitor.visit::<$game::Position>());
+                }
+            )+
+            None
+        }
+    };
+}
+
+registry!(senamukha, mentula, mangala);
 
 /// The game a session or command starts with.
 pub const DEFAULT: &str = NAMES[0];
@@ -67,21 +83,6 @@ pub fn descriptor(name: &str) -> Option<crate::game::Descriptor> {
 pub trait Visitor {
     type Output;
     fn visit<G: Play>(self) -> Self::Output;
-}
-
-/// Runs `visitor` with the game called `name` (case-insensitive); `None` for a name
-/// that is no game.
-pub fn visit<V: Visitor>(name: &str, visitor: V) -> Option<V::Output> {
-    let is = |n: &str| name.eq_ignore_ascii_case(n);
-    Some(if is(senamukha::Position::NAME) {
-        visitor.visit::<senamukha::Position>()
-    } else if is(mentula::Position::NAME) {
-        visitor.visit::<mentula::Position>()
-    } else if is(mangala::Position::NAME) {
-        visitor.visit::<mangala::Position>()
-    } else {
-        return None;
-    })
 }
 
 #[cfg(test)]
