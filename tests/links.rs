@@ -40,31 +40,32 @@ fn anchor(heading: &str) -> String {
         .collect()
 }
 
-fn anchors(text: &str) -> Vec<String> {
+/// The lines of `text` outside fenced code blocks.
+fn prose(text: &str) -> Vec<&str> {
     let mut fenced = false;
-    let mut out = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("```") {
-            fenced = !fenced;
-        } else if !fenced && line.starts_with('#') {
-            out.push(anchor(line.trim_start_matches('#')));
-        }
-    }
-    out
+    text.lines()
+        .filter(|line| {
+            if line.starts_with("```") {
+                fenced = !fenced;
+                return false;
+            }
+            !fenced
+        })
+        .collect()
+}
+
+fn anchors(text: &str) -> Vec<String> {
+    prose(text)
+        .into_iter()
+        .filter(|line| line.starts_with('#'))
+        .map(|line| anchor(line.trim_start_matches('#')))
+        .collect()
 }
 
 /// The targets of the inline links `[text](target)` outside code.
 fn links(text: &str) -> Vec<String> {
-    let mut fenced = false;
     let mut out = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in prose(text) {
         let mut rest = line;
         while let Some(at) = rest.find("](") {
             let after = &rest[at + 2..];
