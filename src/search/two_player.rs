@@ -640,11 +640,7 @@ impl<M: Copy> Thread<M> {
         depth: i32,
     ) {
         let bonus = (depth * depth * 16).min(1_600);
-        let previous = [1, 2].map(|back| {
-            ply.checked_sub(back)
-                .map(|p| self.frames[p].piece_to)
-                .filter(|&p| p != NO_PIECE_TO)
-        });
+        let previous = [1, 2].map(|back| self.previous_move(ply, back));
         if let Some(p) = previous[0] {
             self.counters[p] = packed;
         }
@@ -704,16 +700,22 @@ impl<M: Copy> Thread<M> {
         value
     }
 
+    /// The continuation index of the move made `back` plies above `ply` in the line
+    /// being searched; `None` above the root, for a null move, or where the search is
+    /// not selective.
+    fn previous_move(&self, ply: usize, back: usize) -> Option<usize> {
+        ply.checked_sub(back)
+            .map(|p| self.frames[p].piece_to)
+            .filter(|&p| p != NO_PIECE_TO)
+    }
+
     /// The continuation histories' scores of a quiet move `piece_to` at `ply`: after
     /// the opponent's last move and after the mover's own move before it.
     fn continuation(&self, ply: usize, piece_to: usize) -> (i32, i32) {
         let at = |back: usize| {
-            ply.checked_sub(back)
-                .map(|p| self.frames[p].piece_to)
-                .filter(|&prev| prev != NO_PIECE_TO)
-                .map_or(0, |prev| {
-                    i32::from(self.continuation[prev * PIECE_TO_SIZE + piece_to])
-                })
+            self.previous_move(ply, back).map_or(0, |prev| {
+                i32::from(self.continuation[prev * PIECE_TO_SIZE + piece_to])
+            })
         };
         (at(1), at(2))
     }
@@ -902,7 +904,13 @@ impl<M: Copy> Thread<M> {
         if moves.is_empty() {
             return position.no_moves_value(ply);
         }
-        self.order_keys(position, moves, keys, tt_move, ply_index, selective);
+        // The quiet move that last refuted the move before (0: none).
+        let counter = self
+            .previous_move(ply_index, 1)
+            .map_or(0, |p| self.counters[p]);
+        self.order_keys(
+            position, moves, keys, tt_move, counter, ply_index, selective,
+        );
         self.tree.interior += 1;
 
         let original_alpha = alpha;
@@ -915,11 +923,6 @@ impl<M: Copy> Thread<M> {
         let mut tt_capture = false;
         let mut skip_quiets = false;
         let late_move_count = (3 + depth * depth) / (2 - i32::from(improving));
-        let counter = ply_index
-            .checked_sub(1)
-            .map(|p| self.frames[p].piece_to)
-            .filter(|&p| p != NO_PIECE_TO)
-            .map_or(0, |p| self.counters[p]);
         for i in 0..moves.len() {
             // Selection sort: the best remaining move next, as a cutoff often comes early.
             let next = (i..moves.len()).max_by_key(|&j| keys[j]).unwrap_or(i);
@@ -1185,21 +1188,18 @@ impl<M: Copy> Thread<M> {
         best
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn order_keys<G: TwoPlayerGame<Move = M>>(
         &self,
         position: &G,
         moves: &[M],
         keys: &mut Vec<i32>,
         tt_move: Option<u32>,
+        counter: u32,
         ply: usize,
         selective: bool,
     ) {
         let killers = self.killers[ply];
-        let counter = ply
-            .checked_sub(1)
-            .map(|p| self.frames[p].piece_to)
-            .filter(|&p| p != NO_PIECE_TO && selective)
-            .map_or(0, |p| self.counters[p]);
         keys.clear();
         keys.extend(moves.iter().map(|&mv| {
             let packed = G::pack(mv);
