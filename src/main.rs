@@ -212,7 +212,7 @@ enum Command {
     /// of the native protocol over a WebSocket (protocol-spec/serve.md).
     Serve {
         /// The address to listen on; beyond loopback anyone who reaches it can play.
-        #[arg(long, default_value = "127.0.0.1:8080")]
+        #[arg(long, default_value = "127.0.0.1:8080", value_parser = listen_address)]
         listen: std::net::SocketAddr,
         /// Sessions (open tabs) at once.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -676,7 +676,9 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
 
 fn set_up<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> Result<G, String> {
     let mut position = match fen {
-        Some(text) => G::from_fen(text).map_err(|e| format!("invalid position: {e}"))?,
+        Some(text) => {
+            G::from_fen(text).map_err(|e| format!("invalid {} position: {e}", G::NAME))?
+        }
         None => G::start(),
     };
     for rule in rules {
@@ -754,4 +756,21 @@ fn run_replay<G: Game>(fen: Option<&str>, rules: &[String], file: &str) -> Resul
     };
     println!("result: {result}");
     Ok(())
+}
+
+/// Reads `--listen`: `HOST:PORT`, the host a name (`localhost`) or an address; a name
+/// is resolved here, and its first address is the one listened on.
+fn listen_address(text: &str) -> Result<std::net::SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    let wrong = || format!("{text:?} is not HOST:PORT (such as 127.0.0.1:8080 or localhost:8080)");
+    if let Ok(address) = text.parse() {
+        return Ok(address);
+    }
+    if !text.contains(':') {
+        return Err(wrong());
+    }
+    text.to_socket_addrs()
+        .map_err(|e| format!("{}: {e}", wrong()))?
+        .next()
+        .ok_or_else(wrong)
 }

@@ -15,7 +15,7 @@ use nom::{
     multi::{many0, separated_list1},
 };
 
-use crate::game::PositionError;
+use crate::game::{PositionError, quoted};
 
 /// A square of a `SIZE` x `SIZE` board: index = rank * SIZE + file, so a1 = 0. Each
 /// game names its own `Square<SIZE>` and adds what only it needs (its bitboard's bit,
@@ -247,23 +247,21 @@ impl SvgBoard<'_> {
 
 /// One item of a rank: a run of empty squares or a letter.
 #[derive(Clone, Copy)]
-enum RankItem {
+enum RankItem<'a> {
     Empty(usize),
     /// A run written with a leading zero (`03`), refused: FEN has no such runs.
     Padded(usize),
+    /// A run beyond any board (more digits than a count holds), refused as written.
+    Huge(&'a str),
     Letter(char),
 }
 
-fn rank_item(input: &str) -> IResult<&str, RankItem> {
+fn rank_item(input: &str) -> IResult<&str, RankItem<'_>> {
     alt((
-        // A number too large for usize is still a (far too long) run.
-        map(digit1, |d: &str| {
-            let n = d.parse::<usize>().unwrap_or(usize::MAX);
-            if d.len() > 1 && d.starts_with('0') {
-                RankItem::Padded(n)
-            } else {
-                RankItem::Empty(n)
-            }
+        map(digit1, |d: &str| match d.parse::<usize>() {
+            Ok(n) if has_leading_zero(d) => RankItem::Padded(n),
+            Ok(n) => RankItem::Empty(n),
+            Err(_) => RankItem::Huge(d),
         }),
         map(satisfy(|c| c.is_ascii_alphabetic()), RankItem::Letter),
     ))
@@ -317,6 +315,13 @@ pub fn read_board(
                     return Err(PositionError::syntax(format!(
                         "rank {} has an empty run written with a leading zero (for {n})",
                         rank + 1
+                    )));
+                }
+                RankItem::Huge(digits) => {
+                    return Err(PositionError::syntax(format!(
+                        "rank {} has a run of {} empty squares, expected {files} files",
+                        rank + 1,
+                        quoted(digits)
                     )));
                 }
                 // Saturating: an absurd run must give a width error, not wrap around.
@@ -376,6 +381,12 @@ pub fn write_board(
     out
 }
 
+/// Whether a number is written with a leading zero (`06`), which every position
+/// format refuses: a number has one spelling.
+pub fn has_leading_zero(digits: &str) -> bool {
+    digits.len() > 1 && digits.starts_with('0')
+}
+
 /// The largest move counter accepted: far beyond any real game, small enough that
 /// counting on from it can never overflow.
 pub const MAX_COUNTER: u32 = 1_000_000;
@@ -384,6 +395,9 @@ pub const MAX_COUNTER: u32 = 1_000_000;
 pub fn read_counter(field: &str, what: &str) -> Result<u32, PositionError> {
     let parsed: IResult<&str, &str> = digit1(field);
     match parsed {
+        Ok(("", digits)) if has_leading_zero(digits) => Err(PositionError::syntax(format!(
+            "{what} is written with a leading zero: {digits}"
+        ))),
         Ok(("", digits)) => match digits.parse::<u32>() {
             Ok(n) if n <= MAX_COUNTER => Ok(n),
             _ => Err(PositionError::syntax(format!(

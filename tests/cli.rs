@@ -75,7 +75,7 @@ fn perft_refuses_a_bad_fen_or_move_and_says_why() {
         .failure()
         .stdout("")
         .stderr(predicate::str::contains(
-            "invalid position: rank 8 has 12 files",
+            "invalid senamukha position: rank 8 has 12 files",
         ));
     ludus()
         .args(["perft", "--moves", "Na3–b6", "--depth", "1"])

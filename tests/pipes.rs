@@ -285,16 +285,16 @@ fn clear_errors_for_what_a_review_found_unclear() {
         "? depth is out of range: 99999999999 (1 to 64)",
         "? depth is out of range: -3 (1 to 64)",
         "? nodes is out of range (negative): -5 (0 to 18446744073709551615)",
-        "? invalid position: rank 11 has an empty run written with a leading zero (for 3)",
+        "? invalid senamukha position: rank 11 has an empty run written with a leading zero (for 3)",
         "? unknown option \"Foo\" (senamukha has Hash, Threads, Move Overhead, n-move-rule)",
         "? illegal move: d3 (d3 holds a white man)",
         "? unreadable move: \\u{1}\\u{2}abcdefghijklmnopqrstuvwxyzabcdefghijkl… (not a move in coordinate, long or SAN form)",
         "? load_record needs a record",
         "? known_command needs a command name",
         "=",
-        "? invalid position: pit A is written with a leading zero: 06",
+        "? invalid mangala position: pit A is written with a leading zero: 06",
         "=",
-        "? invalid position: unknown player \"Green\" (White, Yellow, Red or Magenta)",
+        "? invalid mentula position: unknown player \"Green\" (White, Yellow, Red or Magenta)",
     ];
     always(script, false, &(expected.join("\n\n") + "\n"));
     let cecp = "xboard\nsd 99999999999\nsd x\n";
@@ -305,6 +305,62 @@ fn clear_errors_for_what_a_review_found_unclear() {
              Error (sd takes a depth from 1 to 64): sd x"
         ),
         "{got}"
+    );
+}
+
+#[test]
+fn one_fault_is_worded_one_way_in_every_game_and_dialect() {
+    // The native protocol: an id is answered past invalid bytes, a command is named
+    // as written, numbers have no leading zeros anywhere, every game says "the player
+    // to move must be", a position of another game is named as such.
+    let script = "1 FooBar\n2 perft 0\n3 divide 0\n\
+        4 position fen 12345678901234567890123/11/11/11/11/11/11/11/11/11/11 w - - 0 1\n\
+        5 position fen 3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/NRNENKNENRN/3PPPPP3/3NRNEN3 w - - 00 1\n\
+        6 position fen 3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/NRNENKNENRN/3PPPPP3/3NRNEN3 W - - 0 1\n\
+        7 position fen 6,6,6,6,6,6/6,6,6,6,6,6 S 0 0\n\
+        8 game mentula\n9 position fen 8/8/8/8/8/8/8/8 w 0 1\n\
+        10 position fen YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM w 0 01\n\
+        11 position fen YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM g 0 1\n\
+        12 game mangala\n13 position fen 6,6,6,6,6,6/6,6,6,6,6,6 s 0 0\n";
+    let expected = [
+        "?1 unknown command: FooBar",
+        "=2 1",
+        "?3 the depth must be a number from 1 to 64, not \"0\"",
+        "?4 invalid senamukha position: rank 11 has a run of 12345678901234567890123 empty squares, expected 11 files",
+        "?5 invalid senamukha position: halfmove clock is written with a leading zero: 00",
+        "?6 invalid senamukha position: the player to move must be w or b, not \"W\"",
+        "?7 invalid senamukha position: unexpected character ',' in the board field (it reads as a mangala position)",
+        "=8",
+        "?9 invalid mentula position: the board has no men",
+        "?10 invalid mentula position: round number is written with a leading zero: 01",
+        "?11 invalid mentula position: the player to move must be w, y, r or m, not \"g\"",
+        "=12",
+        "?13 invalid mangala position: the player to move must be S or N, not \"s\"",
+    ];
+    always(script, false, &(expected.join("\n\n") + "\n"));
+    let bytes = assert_cmd::Command::cargo_bin("ludus")
+        .unwrap()
+        .write_stdin(b"7 name\xff\n".to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&bytes.stdout),
+        "?7 invalid UTF-8 in the request\n\n"
+    );
+    // UCI's `go perft` is the native `divide`, refused in the same words.
+    let (uci, _) = run_once("uci\ngo perft 0\n", false);
+    assert!(
+        uci.contains("info string error: the depth must be a number from 1 to 64, not \"0\""),
+        "{uci}"
+    );
+    // A bare CECP move that is not legal is answered as `usermove` answers it.
+    let (cecp, _) = run_once("xboard\nprotover 2\ne2e4\nusermove e2e4\nfoo\n", false);
+    let illegal = "Illegal move (illegal move: e2e4 (e4 holds a white man)): e2e4";
+    assert!(
+        cecp.ends_with(&format!(
+            "{illegal}\n{illegal}\nError (unknown command): foo"
+        )),
+        "{cecp}"
     );
 }
 

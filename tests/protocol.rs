@@ -91,7 +91,7 @@ fn positions_moves_and_errors_that_change_nothing() {
     );
     assert_eq!(
         d.ask_one("position fen k10/11/11/12/11/11/11/11/11/11/10K w"),
-        "? invalid position: rank 8 has 12 files, expected 11"
+        "? invalid senamukha position: rank 8 has 12 files, expected 11"
     );
     assert_eq!(
         d.ask_one("position startpos moves a3b5 a3b5"),

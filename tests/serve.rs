@@ -83,6 +83,13 @@ fn the_page_and_its_assets_are_served() {
 }
 
 #[test]
+fn the_address_to_listen_on_may_name_its_host() {
+    let server = Server::start(&["--listen", "localhost:0"]);
+    let (status, _) = server.get("/", "localhost");
+    assert_eq!(status, 200, "served at {}", server.address);
+}
+
+#[test]
 fn a_request_for_a_name_that_is_not_loopback_is_refused() {
     // A page of evil.example whose name was made to resolve to 127.0.0.1.
     let server = Server::start(&[]);
@@ -199,13 +206,26 @@ fn sessions_are_bounded_in_number_and_in_search_time() {
     }
     let started = Instant::now();
     first.send("1 go infinite");
+    let mut notices = Vec::new();
     loop {
         let message = first.receive();
+        if message.starts_with("info string") {
+            notices.push(message.clone());
+        }
         if message.starts_with("bestmove ") {
             break;
         }
     }
     let took = started.elapsed();
+    // The client is told why its search ended, and a count says so in its refusal.
+    assert_eq!(
+        notices,
+        ["info string stopped at this session's limit of 1 s on a search or count\n"]
+    );
+    assert_eq!(
+        first.request(4, "perft 12"),
+        "?4 stopped at this session's limit of 1 s on a search or count, before the count was complete\n\n"
+    );
     assert!(
         took >= Duration::from_millis(900) && took < Duration::from_secs(5),
         "{took:?}"

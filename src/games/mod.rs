@@ -79,6 +79,23 @@ pub fn descriptor(name: &str) -> Option<crate::game::Descriptor> {
     visit(name, Describe)
 }
 
+/// The games whose position format reads `text`, for a refusal that can say "that is a
+/// Mangala II position" when a script sends one game's position to another.
+pub fn games_reading(text: &str) -> Vec<&'static str> {
+    struct Reads<'a>(&'a str);
+    impl Visitor for Reads<'_> {
+        type Output = bool;
+        fn visit<G: Play>(self) -> bool {
+            G::from_fen(self.0).is_ok()
+        }
+    }
+    NAMES
+        .iter()
+        .copied()
+        .filter(|name| visit(name, Reads(text)) == Some(true))
+        .collect()
+}
+
 /// Work to do with one game's types, whichever the game (see [`visit`]).
 pub trait Visitor {
     type Output;

@@ -445,15 +445,12 @@ impl Session {
                 self.analyzing = false;
             }
             _ => {
-                // A bare move (protocol 1, or usermove=1 not accepted).
-                // (Only when no search holds the game: during one, it is unknown.)
+                // A bare move (protocol 1, or usermove=1 not accepted), legal or not,
+                // is answered as `usermove` would be. (Only when no search holds the
+                // game: during one, it is unknown.)
                 if args.is_empty()
                     && !self.worker.busy()
-                    && self
-                        .worker
-                        .table()
-                        .legal_moves(None)
-                        .is_ok_and(|moves| moves.iter().any(|m| m == command))
+                    && self.worker.table().reads_as_move(command)
                 {
                     self.user_move(command);
                 } else {
@@ -532,7 +529,7 @@ impl session::Dialect for Session {
         self.handle(line)
     }
 
-    fn unreadable(&mut self, problem: &str) {
+    fn unreadable(&mut self, problem: &str, _text: Option<&str>) {
         self.error("(a line)", problem);
     }
 }

@@ -145,13 +145,8 @@ impl Daemon {
     fn handle(&mut self, request: Request) -> Flow {
         let id = request.id.as_deref();
         let args = &request.args;
-        let depth = |text: Option<&String>| -> Result<u32, String> {
-            let text = text.ok_or("the depth is missing")?;
-            text.parse::<u32>()
-                .ok()
-                .filter(|d| *d <= 64)
-                .ok_or_else(|| format!("the depth must be a number from 0 to 64, not {text:?}"))
-        };
+        let depth =
+            |text: Option<&String>, least| request::count_depth(text.map(String::as_str), least);
         match request.command.as_str() {
             "isready" => {
                 // The next search's memory is taken now, not in its clock.
@@ -185,12 +180,11 @@ impl Daemon {
                 Ok(limits) => self.start(id, Task::Genmove(id.map(String::from), limits)),
                 Err(e) => self.reply(id, Err(e)),
             },
-            "perft" => match depth(args.first()) {
+            "perft" => match depth(args.first(), 0) {
                 Ok(d) => self.start(id, Task::Perft(id.map(String::from), d)),
                 Err(e) => self.reply(id, Err(e)),
             },
-            "divide" => match depth(args.first()) {
-                Ok(0) => self.reply(id, Err("divide needs a depth of at least 1".to_string())),
+            "divide" => match depth(args.first(), 1) {
                 Ok(d) => self.start(id, Task::Divide(id.map(String::from), d)),
                 Err(e) => self.reply(id, Err(e)),
             },
@@ -292,7 +286,7 @@ impl Daemon {
             "list_options" => Ok(self.options()),
             "setoption" => self.set_option(args),
             // A long word is cut: the reply names it, it does not echo megabytes.
-            other => Err(format!("unknown command: {}", quoted(other))),
+            _ => Err(format!("unknown command: {}", quoted(&request.written))),
         }
     }
 
@@ -540,11 +534,19 @@ impl Daemon {
         self.worker.spawn(kind, endless, move |job| {
             let info_out = out.clone();
             let mut info = |info: &crate::search::Info| info_out.line(&info.to_string());
-            let stopped = || Err("stopped before the count was complete".to_string());
+            let stopped = |job: &super::worker::Job| {
+                Err(match job.limit_notice() {
+                    Some(notice) => format!("{notice}, before the count was complete"),
+                    None => "stopped before the count was complete".to_string(),
+                })
+            };
             let reply = match task {
                 Task::Go(limits) => {
                     let searched = job.search(limits, &mut info);
                     job.finish();
+                    if let Some(notice) = job.limit_notice() {
+                        out.line(&format!("info string {notice}"));
+                    }
                     if let Some(verdict) = searched.mate_verdict {
                         out.line(&format!("info string {verdict}"));
                     }
@@ -553,8 +555,11 @@ impl Daemon {
                     return;
                 }
                 Task::Genmove(id, limits) => {
-                    let result = job
-                        .search(limits, &mut info)
+                    let searched = job.search(limits, &mut info);
+                    if let Some(notice) = job.limit_notice() {
+                        out.line(&format!("info string {notice}"));
+                    }
+                    let result = searched
                         .best
                         .ok_or_else(|| "the game is over".to_string())
                         .and_then(|best| job.table.play(&best).map_err(String::from));
@@ -562,7 +567,7 @@ impl Daemon {
                 }
                 Task::Perft(id, depth) => match job.table.perft(depth, job.stop) {
                     Some(nodes) => (id, Ok(nodes.to_string())),
-                    None => (id, stopped()),
+                    None => (id, stopped(job)),
                 },
                 Task::Divide(id, depth) => match job.table.divide(depth, job.stop) {
                     Some(lines) => {
@@ -572,7 +577,7 @@ impl Daemon {
                         text.push(format!("Nodes searched: {total}"));
                         (id, Ok(text.join("\n")))
                     }
-                    None => (id, stopped()),
+                    None => (id, stopped(job)),
                 },
             };
             job.finish();
@@ -689,8 +694,11 @@ impl session::Dialect for Daemon {
         }
     }
 
-    fn unreadable(&mut self, problem: &str) {
-        self.reply(None, Err(problem.to_string()));
+    fn unreadable(&mut self, problem: &str, text: Option<&str>) {
+        // The id, when the line has one, is read past the invalid bytes after it.
+        let request = text.and_then(request::parse);
+        let id = request.as_ref().and_then(|r| r.id.as_deref());
+        self.reply(id, Err(problem.to_string()));
     }
 
     fn hung_up(&self) -> bool {

@@ -17,6 +17,8 @@ pub struct Request {
     pub id: Option<String>,
     /// The command name, lower case.
     pub command: String,
+    /// The command name as written, for a reply that names it.
+    pub written: String,
     pub args: Vec<String>,
 }
 
@@ -41,8 +43,27 @@ pub fn parse(line: &str) -> Option<Request> {
     Some(Request {
         id: id.map(String::from),
         command: command.to_ascii_lowercase(),
+        written: command.to_string(),
         args: args.iter().map(|s| s.to_string()).collect(),
     })
+}
+
+/// The deepest count (`perft`, `divide`, UCI's `go perft`).
+pub const MAX_COUNT_DEPTH: u32 = 64;
+
+/// Reads the depth of a count, `least` to [`MAX_COUNT_DEPTH`]: every dialect words its
+/// refusal this way.
+pub fn count_depth(text: Option<&str>, least: u32) -> Result<u32, String> {
+    let text = text.ok_or("the depth is missing")?;
+    text.parse::<u32>()
+        .ok()
+        .filter(|d| (least..=MAX_COUNT_DEPTH).contains(d))
+        .ok_or_else(|| {
+            format!(
+                "the depth must be a number from {least} to {MAX_COUNT_DEPTH}, not {:?}",
+                crate::game::quoted(text)
+            )
+        })
 }
 
 /// The words of a line (runs of characters other than spaces and tabs).
@@ -105,10 +126,12 @@ mod tests {
             Some(Request {
                 id: Some("12".into()),
                 command: "position".into(),
+                written: "position".into(),
                 args: vec!["fen".into(), "x".into(), "y".into()],
             })
         );
         assert_eq!(parse("  PING 5 ").unwrap().command, "ping");
+        assert_eq!(parse("  PING 5 ").unwrap().written, "PING");
         assert_eq!(parse("").map(|r| r.command), None);
         assert_eq!(parse(" \t ").map(|r| r.command), None);
         // A number alone is an id without a command; ids are kept as sent.

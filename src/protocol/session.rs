@@ -50,8 +50,13 @@ pub enum Flow {
 /// A line as the session hands it to the dialect.
 pub enum Line {
     Text(String),
-    /// A line that is not a request: too long or not UTF-8; the text says which.
-    Unreadable(String),
+    /// A line that is not a request: too long or not UTF-8. `problem` says which;
+    /// `text` is the line with its invalid bytes replaced (none for a line too long),
+    /// so that a dialect can still answer with the request's id.
+    Unreadable {
+        problem: String,
+        text: Option<String>,
+    },
 }
 
 /// One protocol's requests, served by [`run`].
@@ -61,8 +66,8 @@ pub trait Dialect {
     fn kind(&self, line: &str) -> Kind;
     /// Serves one request. An [`Kind::Ordered`] one is only given when no work runs.
     fn serve(&mut self, line: &str) -> Flow;
-    /// Answers a line that is not a request.
-    fn unreadable(&mut self, problem: &str);
+    /// Answers a line that is not a request (`text`: see [`Line::Unreadable`]).
+    fn unreadable(&mut self, problem: &str, text: Option<&str>);
     /// Whether the client has gone, so that nothing more is to be served.
     fn hung_up(&self) -> bool {
         false
@@ -126,15 +131,19 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
             }
             Input::TooLong(length) => (
                 Kind::Beside,
-                Line::Unreadable(format!(
-                    "line too long: {length} bytes (at most {MAX_LINE})"
-                )),
+                Line::Unreadable {
+                    problem: format!("line too long: {length} bytes (at most {MAX_LINE})"),
+                    text: None,
+                },
             ),
             Input::Line(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => (dialect.kind(&text), Line::Text(text)),
-                Err(_) => (
+                Err(e) => (
                     Kind::Beside,
-                    Line::Unreadable("invalid UTF-8 in the request".into()),
+                    Line::Unreadable {
+                        problem: "invalid UTF-8 in the request".into(),
+                        text: Some(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                    },
                 ),
             },
         };
@@ -156,8 +165,8 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
 fn serve(dialect: &mut impl Dialect, line: Line) -> Flow {
     match line {
         Line::Text(text) => dialect.serve(&text),
-        Line::Unreadable(problem) => {
-            dialect.unreadable(&problem);
+        Line::Unreadable { problem, text } => {
+            dialect.unreadable(&problem, text.as_deref());
             Flow::Continue
         }
     }

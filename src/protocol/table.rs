@@ -15,7 +15,13 @@ use crate::search::{EngineOption, Info, Limits, MemoryError, Searchable};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
     /// The position text could not be read.
-    Position(PositionError),
+    /// The position could not be read as one of `game`; `other_game` names a game
+    /// that reads it.
+    Position {
+        game: &'static str,
+        error: PositionError,
+        other_game: Option<&'static str>,
+    },
     /// A move of a `position ... moves` list, counted from 1.
     ListedMove { index: usize, error: MoveError },
     /// The move to play.
@@ -48,7 +54,17 @@ impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let plural = |k: usize| if k == 1 { "move" } else { "moves" };
         match self {
-            TableError::Position(e) => write!(f, "invalid position: {e}"),
+            TableError::Position {
+                game,
+                error,
+                other_game,
+            } => {
+                write!(f, "invalid {game} position: {error}")?;
+                if let Some(other) = other_game {
+                    write!(f, " (it reads as a {other} position)")?;
+                }
+                Ok(())
+            }
             TableError::ListedMove { index, error } => {
                 write!(f, "move {index} of the list: {error}")
             }
@@ -152,6 +168,8 @@ pub trait Table: Send {
     fn start_fen(&self) -> String;
     /// Whether `text` is a position of this game.
     fn reads_position(&self, text: &str) -> bool;
+    /// Whether `text` is written as a move of this game, legal here or not.
+    fn reads_as_move(&self, text: &str) -> bool;
 }
 
 /// A game with its start, its moves, the rule options set and a search engine.
@@ -239,7 +257,11 @@ where
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), TableError> {
         let start = match fen {
-            Some(text) => G::from_fen(text).map_err(TableError::Position)?,
+            Some(text) => G::from_fen(text).map_err(|error| TableError::Position {
+                game: G::NAME,
+                error,
+                other_game: crate::games::games_reading(text).first().copied(),
+            })?,
             None => G::start(),
         };
         let start = self.with_rules(start)?;
@@ -449,5 +471,12 @@ where
 
     fn reads_position(&self, text: &str) -> bool {
         G::from_fen(text).is_ok()
+    }
+
+    fn reads_as_move(&self, text: &str) -> bool {
+        !matches!(
+            self.position.parse_move(text),
+            Err(crate::game::MoveError::Syntax { .. })
+        )
     }
 }

@@ -12,7 +12,7 @@ use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use super::Dialect;
-use super::request::{option_setting, position_setup, words};
+use super::request::{self, option_setting, position_setup, words};
 use super::session::{self, Flow, Kind};
 use super::worker::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
@@ -364,12 +364,8 @@ impl Session {
             .first()
             .is_some_and(|a| a.eq_ignore_ascii_case("perft"))
         {
-            let text = args.get(1).ok_or("go perft needs a depth")?;
-            let depth = text
-                .parse::<u32>()
-                .ok()
-                .filter(|d| (1..=64).contains(d))
-                .ok_or_else(|| format!("the perft depth must be 1 to 64, not {text:?}"))?;
+            // `go perft` lists the moves with their counts, as the native `divide`.
+            let depth = request::count_depth(args.get(1).map(String::as_str), 1)?;
             let out = self.out.clone();
             self.worker.spawn(WorkKind::Reply, false, move |job| {
                 let text = match job.table.divide(depth, job.stop) {
@@ -522,7 +518,7 @@ impl session::Dialect for Session {
         self.handle(line)
     }
 
-    fn unreadable(&mut self, problem: &str) {
+    fn unreadable(&mut self, problem: &str, _text: Option<&str>) {
         self.error(problem);
     }
 }

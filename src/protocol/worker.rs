@@ -193,6 +193,8 @@ pub struct Job<'a> {
     /// Set by `stop`: searches and counts poll it.
     pub stop: &'a Arc<AtomicBool>,
     finished: &'a AtomicBool,
+    /// The session's limit on work, and whether it is what stopped this work.
+    limit: Option<(Duration, &'a AtomicBool)>,
 }
 
 impl Job<'_> {
@@ -200,6 +202,18 @@ impl Job<'_> {
     /// command arriving after the result waits only the instant the thread takes to end.
     pub fn finish(&self) {
         self.finished.store(true, Ordering::Release);
+    }
+
+    /// What to tell the client when the session's limit on work stopped this work (as
+    /// a `stop` would have): it did not end by its own limits or by a `stop` sent.
+    pub fn limit_notice(&self) -> Option<String> {
+        let (limit, reached) = self.limit?;
+        reached.load(Ordering::Acquire).then(|| {
+            format!(
+                "stopped at this session's limit of {} s on a search or count",
+                limit.as_secs_f64()
+            )
+        })
     }
 
     /// Searches with `limits` (and the stop flag), sending every report to `info`;
@@ -238,7 +252,7 @@ pub struct Searched {
 
 /// Sets `stop` once `limit` has passed, unless the work has `finished` before; looks
 /// often enough that the watch ends soon after the work.
-fn stop_after(limit: Duration, stop: &AtomicBool, finished: &AtomicBool) {
+fn stop_after(limit: Duration, stop: &AtomicBool, finished: &AtomicBool, reached: &AtomicBool) {
     let deadline = std::time::Instant::now() + limit;
     loop {
         if finished.load(Ordering::Acquire) || stop.load(Ordering::Relaxed) {
@@ -250,6 +264,7 @@ fn stop_after(limit: Duration, stop: &AtomicBool, finished: &AtomicBool) {
                 "work stopped after {} ms, this session's limit",
                 limit.as_millis()
             );
+            reached.store(true, Ordering::Release);
             stop.store(true, Ordering::Relaxed);
             return;
         }
@@ -416,9 +431,11 @@ impl Worker {
         let stop = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
         let (flag, done) = (stop.clone(), finished.clone());
-        if let Some(limit) = self.work_limit {
-            let (flag, done) = (stop.clone(), finished.clone());
-            std::thread::spawn(move || stop_after(limit, &flag, &done));
+        let reached = Arc::new(AtomicBool::new(false));
+        let work_limit = self.work_limit;
+        if let Some(limit) = work_limit {
+            let (flag, done, reached) = (stop.clone(), finished.clone(), reached.clone());
+            std::thread::spawn(move || stop_after(limit, &flag, &done, &reached));
         }
         let handle = std::thread::spawn(move || {
             let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -426,6 +443,7 @@ impl Worker {
                     table: &mut table,
                     stop: &flag,
                     finished: &done,
+                    limit: work_limit.map(|limit| (limit, &*reached)),
                 })
             }));
             if ran.is_err() {

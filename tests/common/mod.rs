@@ -132,9 +132,16 @@ pub struct Server {
 
 impl Server {
     pub fn start(args: &[&str]) -> Server {
+        // A free loopback port, unless the test names where to listen.
+        let listen: &[&str] = if args.contains(&"--listen") {
+            &[]
+        } else {
+            &["--listen", "127.0.0.1:0"]
+        };
         let mut child = Command::cargo_bin("ludus")
             .unwrap()
-            .args(["serve", "--listen", "127.0.0.1:0"])
+            .arg("serve")
+            .args(listen)
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

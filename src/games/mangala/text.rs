@@ -17,7 +17,8 @@ use nom::{
 };
 
 use super::position::{COUNTERS, Move, NORTH, PITS, Position, ROW, SOUTH, row};
-use crate::game::{MoveError, PositionError};
+use crate::game::{MoveError, PositionError, quoted};
+use crate::square_board::has_leading_zero;
 
 /// The start position.
 pub const START: &str = "6,6,6,6,6,6/6,6,6,6,6,6 S 0 0";
@@ -48,7 +49,7 @@ fn rows(input: &str) -> IResult<&str, Rows<'_>> {
 }
 
 fn number(text: &str, what: &str) -> Result<u32, PositionError> {
-    if text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit()) {
+    if has_leading_zero(text) && text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(PositionError::syntax(format!(
             "{what} is written with a leading zero: {text}"
         )));
@@ -95,11 +96,12 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         }
     }
     let to_move = match fields[1] {
-        "S" | "s" => SOUTH,
-        "N" | "n" => NORTH,
+        "S" => SOUTH,
+        "N" => NORTH,
         other => {
             return Err(PositionError::syntax(format!(
-                "the player to move must be S or N, not {other:?}"
+                "the player to move must be S or N, not {:?}",
+                quoted(other)
             )));
         }
     };

@@ -23,7 +23,7 @@ use super::board::{
     Bitboard, LETTERS, NAMES, PLAYERS, SIZE, Square, Squares, TITLES, TO_MOVE_LETTERS,
 };
 use super::position::Position;
-use crate::game::PositionError;
+use crate::game::{PositionError, quoted};
 use crate::square_board::{read_board, read_counter, write_board};
 
 /// The usual start.
@@ -70,7 +70,7 @@ fn parse_fen(text: &str) -> Result<Position, PositionError> {
         _ => {
             return Err(PositionError::syntax(format!(
                 "the player to move must be w, y, r or m, not {:?}",
-                fields[1]
+                quoted(fields[1])
             )));
         }
     };
@@ -96,6 +96,10 @@ fn validate(
     since_capture: u32,
     round: u32,
 ) -> Result<Position, PositionError> {
+    // No game reaches an empty board: a capture leaves the capturer's men.
+    if men.iter().all(|&own| own == 0) {
+        return Err(PositionError::impossible("the board has no men"));
+    }
     for (player, &own) in men.iter().enumerate() {
         if own.count_ones() > 4 {
             return Err(PositionError::impossible(format!(

@@ -8,7 +8,7 @@
 
 use super::board::{Color, Kind, Piece, SIZE, Square};
 use super::position::Position;
-use crate::game::PositionError;
+use crate::game::{PositionError, quoted};
 use crate::square_board::{read_board, read_counter, write_board};
 
 /// The start position.
@@ -73,7 +73,8 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         "b" => Color::Black,
         other => {
             return Err(PositionError::syntax(format!(
-                "side to move must be w or b, not {other:?}"
+                "the player to move must be w or b, not {:?}",
+                quoted(other)
             )));
         }
     };

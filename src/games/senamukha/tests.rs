@@ -445,7 +445,7 @@ fn bad_fens_are_refused_with_the_reason() {
         ),
         (
             "k10/11/11/11/11/11/11/11/11/11/10K x",
-            "side to move must be w or b",
+            "the player to move must be w or b",
         ),
         ("k10/11/11/11/11/11/11/11/11/11/10K w KQ -", "castling"),
         ("k10/11/11/11/11/11/11/11/11/11/10K w - e3", "en passant"),
