@@ -320,14 +320,15 @@ impl fmt::Display for OptionError {
         match self {
             OptionError::UnknownRule { game, name, known } => write!(
                 f,
-                "unknown rule option {name:?} ({game} has {})",
+                "unknown rule option {:?} ({game} has {})",
+                quoted(name),
                 in_words(known)
             ),
             OptionError::UnknownEngine { game, name } => {
-                write!(f, "{game} has no engine option {name:?}")
+                write!(f, "{game} has no engine option {:?}", quoted(name))
             }
             OptionError::BadValue { name, value, takes } => {
-                write!(f, "{name} takes {takes}, not {value:?}")
+                write!(f, "{name} takes {takes}, not {:?}", quoted(value))
             }
         }
     }
@@ -376,7 +377,9 @@ impl fmt::Display for UnknownChoice {
         write!(
             f,
             "unknown {} {:?} ({} has {known})",
-            self.kind, self.name, self.game
+            self.kind,
+            quoted(&self.name),
+            self.game
         )
     }
 }

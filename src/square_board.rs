@@ -396,16 +396,19 @@ pub fn read_counter(field: &str, what: &str) -> Result<u32, PositionError> {
     let parsed: IResult<&str, &str> = digit1(field);
     match parsed {
         Ok(("", digits)) if has_leading_zero(digits) => Err(PositionError::syntax(format!(
-            "{what} is written with a leading zero: {digits}"
+            "{what} is written with a leading zero: {}",
+            quoted(digits)
         ))),
         Ok(("", digits)) => match digits.parse::<u32>() {
             Ok(n) if n <= MAX_COUNTER => Ok(n),
             _ => Err(PositionError::syntax(format!(
-                "{what} {field} is out of range (at most {MAX_COUNTER})"
+                "{what} {} is out of range (at most {MAX_COUNTER})",
+                quoted(field)
             ))),
         },
         _ => Err(PositionError::syntax(format!(
-            "{what} must be a number, not {field:?}"
+            "{what} must be a number, not {:?}",
+            quoted(field)
         ))),
     }
 }

@@ -147,6 +147,42 @@ impl Output {
     }
 }
 
+/// The quoting rule of every dialect's refusals and notes (`protocol-spec/protocol.md`):
+/// a line the engine wrote in answer to `input` has no control character, and quotes no
+/// more than [`ludus::game::QUOTED_CHARS`] characters of the input in a row. The run
+/// looked for is a few characters longer than that bound, because the separators that
+/// the line writes around a quote (`: `, ` "`) can match the input's by chance.
+fn check_quotes(input: &str, written: &str) {
+    let input_text = input;
+    let input: Vec<char> = input.chars().collect();
+    let window = ludus::game::QUOTED_CHARS + 4;
+    for line in written.lines() {
+        assert!(
+            !line.chars().any(char::is_control),
+            "a control character in {line:?}, answering {input:?}"
+        );
+        // An input that repeats the engine's own words (the fuzzer learns them from
+        // comparisons) makes a quote indistinguishable from them: such a line is left.
+        let opening: String = line.chars().take(20).collect();
+        if input_text.contains(&opening) {
+            continue;
+        }
+        for run in input.windows(window) {
+            // A quote in double quotes (`{:?}`) escapes `\` and `"` with a backslash, so
+            // that 40 backslashes show as 80: runs holding either are not counted.
+            if run.iter().any(|&c| c == '\\' || c == '"') {
+                continue;
+            }
+            let run: String = run.iter().collect();
+            assert!(
+                !line.contains(&run),
+                "{line:?} quotes more than {} characters of {input:?}",
+                ludus::game::QUOTED_CHARS
+            );
+        }
+    }
+}
+
 /// Runs a whole session on `script` and gives what it wrote.
 pub fn session(script: String) -> String {
     let output = Output::default();
@@ -187,6 +223,15 @@ pub fn check_native_request(game: &str, line: &str) {
         panic!("one reply to the second fen: {output:?}")
     };
     assert_eq!(reply("7").len(), 1, "one reply to {line:?}: {output:?}");
+    // What quotes the request: its refusal and the notes (`info string`) beside it.
+    let quoting: String = output
+        .lines()
+        .filter(|l| l.starts_with("?7") || l.starts_with("info string"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    check_quotes(line, &quoting);
+    // No control character anywhere in what the engine wrote.
+    check_quotes("", &output);
     if reply("7")[0].starts_with('?') {
         assert_eq!(
             before[2..],
@@ -217,6 +262,18 @@ pub fn check_uci_lines(dialect: &str, text: &str) {
         .count();
     let bestmoves = output.lines().filter(|l| l.starts_with("bestmove")).count();
     assert_eq!(bestmoves, searches, "{lines:?}: {output:?}");
+    // Refusals and notes are `info string` lines; `id`, `option` and search lines
+    // print the engine's own text.
+    let notes: String = output
+        .lines()
+        .filter(|l| l.starts_with("info string"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for line in &lines {
+        check_quotes(line, &notes);
+    }
+    // No control character anywhere in what the engine wrote.
+    check_quotes("", &output);
 }
 
 /// A line's words as the dialects read them: one carriage return before the line's end
@@ -256,10 +313,57 @@ pub fn check_cecp_lines(text: &str) {
         .collect();
     let expected: Vec<String> = (1..=lines.len()).map(|i| i.to_string()).collect();
     assert_eq!(pongs, expected, "{lines:?}: {output:?}");
+    // Refusals (`Error (...): ...`, `Illegal move ...`) quote what was sent.
+    let refusals: String = output
+        .lines()
+        .filter(|l| l.starts_with("Error") || l.starts_with("Illegal move"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for line in &lines {
+        check_quotes(line, &refusals);
+    }
+    // No control character anywhere in what the engine wrote.
+    check_quotes("", &output);
     if let Some(last) = output.rfind("\npong ") {
         assert!(
             !output[last..].contains("\nmove "),
             "a move after the last pong: {lines:?}: {output:?}"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_quotes;
+
+    const LONG: &str = "frobnicate-the-board-with-a-very-long-command-name";
+
+    #[test]
+    fn a_quote_cut_at_the_bound_passes() {
+        check_quotes(LONG, &format!("? unknown command: {}…\n", &LONG[..40]));
+    }
+
+    #[test]
+    fn the_separator_before_a_cut_quote_is_not_counted() {
+        let input = format!("play {LONG}");
+        check_quotes(&input, &format!("?7 unreadable move: {}…\n", &LONG[..40]));
+    }
+
+    #[test]
+    fn an_input_that_repeats_the_reply_is_not_blamed_for_it() {
+        let reply = format!("? unknown command: {LONG}");
+        check_quotes(&format!("{reply} and more"), &format!("{reply}\n"));
+    }
+
+    #[test]
+    #[should_panic(expected = "quotes more than 40")]
+    fn a_quote_past_the_bound_is_caught() {
+        check_quotes(LONG, &format!("? unknown command: {}…\n", &LONG[..44]));
+    }
+
+    #[test]
+    #[should_panic(expected = "a control character")]
+    fn a_raw_control_character_is_caught() {
+        check_quotes("", "? unknown command: \u{1b}[31m\n");
     }
 }

@@ -117,7 +117,8 @@ fn parse_base(text: &str) -> Option<Duration> {
 
 impl Session {
     fn error(&self, command: &str, reason: &str) {
-        self.out.line(&format!("Error ({reason}): {command}"));
+        self.out
+            .line(&format!("Error ({reason}): {}", quoted(command)));
     }
 
     /// Ends any search: one on the engine's move is abandoned (no move played) unless
@@ -278,7 +279,9 @@ impl Session {
                     self.think_if_due();
                 }
             }
-            Err(e) => self.out.line(&format!("Illegal move ({e}): {text}")),
+            Err(e) => self
+                .out
+                .line(&format!("Illegal move ({e}): {}", quoted(text))),
         }
     }
 

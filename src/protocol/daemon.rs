@@ -208,7 +208,8 @@ impl Daemon {
             match text.parse::<u32>() {
                 Ok(n) if n <= max => Ok(n),
                 _ => Err(format!(
-                    "{what} must be a number from 0 to {max}, not {text:?}"
+                    "{what} must be a number from 0 to {max}, not {:?}",
+                    quoted(text)
                 )),
             }
         };
@@ -486,8 +487,9 @@ impl Daemon {
                         .ok_or_else(|| format!("{which} needs a player"))?;
                     if !players.iter().any(|p| p.eq_ignore_ascii_case(player)) {
                         return Err(format!(
-                            "{which} names a player of this game ({}), not {player:?}",
-                            players.join(", ")
+                            "{which} names a player of this game ({}), not {:?}",
+                            players.join(", "),
+                            quoted(player)
                         ));
                     }
                     let ms = Duration::from_millis(number(i + 2, which)?);
@@ -501,7 +503,7 @@ impl Daemon {
                     }
                     i += 3;
                 }
-                other => return Err(format!("unknown go limit {other:?}")),
+                other => return Err(format!("unknown go limit {:?}", quoted(other))),
             }
         }
         if has_clock {

@@ -71,7 +71,8 @@ impl fmt::Display for TableError {
             TableError::Move(e) => e.fmt(f),
             TableError::Notation { game, name, known } => write!(
                 f,
-                "unknown notation {name:?} ({game} has {})",
+                "unknown notation {:?} ({game} has {})",
+                crate::game::quoted(name),
                 known.join(", ")
             ),
             TableError::Choice(e) => e.fmt(f),

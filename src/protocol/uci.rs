@@ -212,7 +212,7 @@ impl Session {
                         }
                     }
                     if !checked {
-                        return Err(format!("unknown option {name:?}"));
+                        return Err(format!("unknown option {:?}", quoted(&name)));
                     }
                 }
                 self.settings
@@ -346,7 +346,7 @@ impl Session {
         if !ignored.is_empty() {
             self.out.line(&format!(
                 "info string warning: go ignores {}",
-                ignored.join(" ")
+                quoted(&ignored.join(" "))
             ));
         }
         for why in refused {

@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::table::{Table, TableOf};
-use crate::game::Descriptor;
+use crate::game::{Descriptor, quoted};
 use crate::games::{self, Play};
 use crate::search::{Info, Limits, Score};
 
@@ -27,7 +27,12 @@ pub fn parse_hash(value: &str) -> Result<usize, String> {
         .parse::<usize>()
         .ok()
         .filter(|m| (1..=MAX_HASH_MIB).contains(m))
-        .ok_or_else(|| format!("Hash takes 1 to {MAX_HASH_MIB} (MiB), not {value:?}"))
+        .ok_or_else(|| {
+            format!(
+                "Hash takes 1 to {MAX_HASH_MIB} (MiB), not {:?}",
+                quoted(value)
+            )
+        })
 }
 
 /// Reads a `Threads` value: 1 to `max`.
@@ -37,7 +42,7 @@ pub fn parse_threads(value: &str, max: usize) -> Result<usize, String> {
         .parse::<usize>()
         .ok()
         .filter(|t| (1..=max).contains(t))
-        .ok_or_else(|| format!("Threads takes 1 to {max}, not {value:?}"))
+        .ok_or_else(|| format!("Threads takes 1 to {max}, not {:?}", quoted(value)))
 }
 
 /// Reads a `Move Overhead` value (ms).
@@ -48,7 +53,10 @@ pub fn parse_move_overhead(value: &str) -> Result<std::time::Duration, String> {
         .filter(|m| *m <= MAX_MOVE_OVERHEAD_MS)
         .map(std::time::Duration::from_millis)
         .ok_or_else(|| {
-            format!("Move Overhead takes 0 to {MAX_MOVE_OVERHEAD_MS} (ms), not {value:?}")
+            format!(
+                "Move Overhead takes 0 to {MAX_MOVE_OVERHEAD_MS} (ms), not {:?}",
+                quoted(value)
+            )
         })
 }
 

@@ -51,18 +51,21 @@ fn rows(input: &str) -> IResult<&str, Rows<'_>> {
 fn number(text: &str, what: &str) -> Result<u32, PositionError> {
     if has_leading_zero(text) && text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(PositionError::syntax(format!(
-            "{what} is written with a leading zero: {text}"
+            "{what} is written with a leading zero: {}",
+            quoted(text)
         )));
     }
     match text.parse::<u32>() {
         Ok(n) if text.bytes().all(|b| b.is_ascii_digit()) && n <= COUNTERS => Ok(n),
         _ if text.bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() => {
             Err(PositionError::impossible(format!(
-                "{what} holds {text}, more than the {COUNTERS} counters of the game"
+                "{what} holds {}, more than the {COUNTERS} counters of the game",
+                quoted(text)
             )))
         }
         _ => Err(PositionError::syntax(format!(
-            "{what} must be a number, not {text:?}"
+            "{what} must be a number, not {:?}",
+            quoted(text)
         ))),
     }
 }

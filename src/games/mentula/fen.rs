@@ -200,7 +200,7 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
             .ok_or_else(|| {
                 PositionError::syntax(format!(
                     "unknown player {:?} (White, Yellow, Red or Magenta)",
-                    entry.title
+                    quoted(entry.title)
                 ))
             })?;
         if listed[player] {
@@ -221,7 +221,7 @@ fn parse_list(text: &str) -> Result<Position, PositionError> {
         }
         for name in entry.squares {
             let sq = super::notation::read_square(name).ok_or_else(|| {
-                PositionError::syntax(format!("{name} is not a square of the board"))
+                PositionError::syntax(format!("{} is not a square of the board", quoted(name)))
             })?;
             if let Some(owner) = (0..PLAYERS).find(|&p| men[p] & sq.bit() != 0) {
                 return Err(PositionError::syntax(if owner == player {

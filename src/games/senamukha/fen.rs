@@ -83,13 +83,13 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         if fields[2] != "-" {
             return Err(PositionError::syntax(format!(
                 "castling field must be -, not {:?} (there is no castling)",
-                fields[2]
+                quoted(fields[2])
             )));
         }
         if fields[3] != "-" {
             return Err(PositionError::syntax(format!(
                 "en passant field must be -, not {:?} (there is no en passant)",
-                fields[3]
+                quoted(fields[3])
             )));
         }
     }
