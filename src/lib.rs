@@ -14,6 +14,7 @@
 //! - [`games`]: the games, one folder each, and the registry that lists them;
 //! - [`search`]: the searches, which know no game;
 //! - [`perft`], [`record`]: counting move trees, reading and writing game records;
+//! - [`engine`]: the one engine every front end talks to (game, options, search);
 //! - [`protocol`]: the native protocol and the UCI, UGI and CECP dialects;
 //! - [`tournament`]: `ludus match`; [`bench`]: the fixed-depth benchmark;
 //! - [`web`]: `ludus serve`, the board in the browser, a client of the protocol.
@@ -22,6 +23,7 @@
 //! through the [`game::Game`] trait and takes the games from [`games`].
 
 pub mod bench;
+pub mod engine;
 pub mod game;
 pub mod games;
 pub mod perft;

@@ -129,12 +129,18 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
         mate: Option<u32>,
         /// Transposition table size in MiB (1 to 16384, as the protocol's Hash).
-        #[arg(long, default_value_t = 64, value_parser = ludus::protocol::parse_hash)]
+        #[arg(long, default_value_t = 64, value_parser = ludus::engine::parse_hash)]
         hash: usize,
         /// An engine option, as name=value (repeatable): Mentula's Algorithm
         /// (brs, paranoid, mcts), Mangala II's Endgame Counters.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
+        /// Report this many best lines (1 to 64), as the MultiPV option.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+        multipv: u32,
+        /// Consider only these root moves, separated by spaces (as go searchmoves).
+        #[arg(long)]
+        searchmoves: Option<String>,
     },
     /// Searches fixed positions of all three games to a fixed depth and prints the
     /// total nodes (a signature of the search) and the speed.
@@ -165,7 +171,7 @@ enum Command {
         /// Search each position this many nodes.
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: Option<u64>,
-        #[arg(long, default_value_t = 64, value_parser = ludus::protocol::parse_hash)]
+        #[arg(long, default_value_t = 64, value_parser = ludus::engine::parse_hash)]
         hash: usize,
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
         threads: u64,
@@ -221,7 +227,7 @@ enum Command {
         #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
         think_limit: u64,
         /// The largest Hash a session may set, in MiB.
-        #[arg(long, default_value_t = 256, value_parser = ludus::protocol::parse_hash)]
+        #[arg(long, default_value_t = 256, value_parser = ludus::engine::parse_hash)]
         hash_limit: usize,
         /// The largest endgame table a session may have built (Mangala II's Endgame
         /// Counters; the tables are shared by all sessions).
@@ -419,45 +425,83 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
             mate,
             hash,
             options,
+            multipv,
+            searchmoves,
         } => {
-            let mut position: G = set_up(fen.as_deref(), &rules, moves.as_deref())?;
-            if position.outcome().is_some() {
+            use ludus::engine::{Bounds, Engine, Event, OptionScope, SearchRequest, WorkKind};
+            let mut engine =
+                Engine::new(vec![G::NAME], OptionScope::CurrentGame, Bounds::default());
+            let setting = |text: &str, what: &str| -> Result<(String, String), String> {
+                text.split_once('=')
+                    .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                    .ok_or_else(|| format!("{what} is name=value, not {text:?}"))
+            };
+            for rule in &rules {
+                let (name, value) = setting(rule, "a rule option")?;
+                engine
+                    .table()
+                    .set_rule(&name, &value)
+                    .map_err(|e| e.to_string())?;
+            }
+            engine
+                .set_option("Hash", &hash.to_string())
+                .map_err(|e| e.to_string())?;
+            engine
+                .set_option("MultiPV", &multipv.to_string())
+                .map_err(|e| e.to_string())?;
+            for option in &options {
+                let (name, value) = setting(option, "an engine option")?;
+                engine
+                    .set_option(&name, &value)
+                    .map_err(|e| e.to_string())?;
+            }
+            let moves: Vec<String> = moves
+                .as_deref()
+                .unwrap_or("")
+                .split_whitespace()
+                .map(String::from)
+                .collect();
+            engine
+                .set_position(fen.as_deref(), &moves)
+                .map_err(|e| e.to_string())?;
+            if engine.table().is_over() {
                 return Err("the game is over: there is nothing to search".to_string());
             }
-            let limits = Limits {
+            engine.table().wait_until_ready();
+            engine.prepare_search().map_err(|e| e.to_string())?;
+            let request = SearchRequest {
                 depth,
                 mate,
                 nodes,
                 movetime: movetime.map(Duration::from_millis),
-                ..Limits::default()
+                searchmoves: searchmoves
+                    .as_deref()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect(),
+                ..SearchRequest::default()
             };
-            let mut engine = G::engine(hash);
-            for setting in &options {
-                let (name, value) = setting
-                    .split_once('=')
-                    .ok_or_else(|| format!("an engine option is name=value, not {setting:?}"))?;
-                let option = G::ENGINE_OPTIONS
-                    .iter()
-                    .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
-                    .ok_or_else(|| format!("{} has no engine option {name:?}", G::NAME))?;
-                let number = option.parse(value.trim()).map_err(|e| e.to_string())?;
-                G::set_engine_option(&mut engine, option.name, number)
-                    .map_err(|e| e.to_string())?;
+            let (sender, events) = std::sync::mpsc::channel();
+            engine
+                .go(request, false, WorkKind::Search, move |event| {
+                    let _ = sender.send(event);
+                })
+                .map_err(|e| e.to_string())?;
+            for event in events {
+                match event {
+                    Event::Info(info) => println!("{info}"),
+                    Event::CurrentMove { .. } => {}
+                    Event::Done(done) => {
+                        if let Some(verdict) = done.mate_verdict {
+                            println!("info string {verdict}");
+                        }
+                        println!("bestmove {}", done.best.as_deref().unwrap_or("none"));
+                        break;
+                    }
+                }
             }
-            G::wait_until_ready(&mut engine, &position);
-            let mut last = None;
-            let result = G::think(&mut engine, &mut position, &limits, &mut |info| {
-                println!("{info}");
-                last = Some(info.clone());
-            });
-            if let Some(verdict) = ludus::protocol::mate_verdict(&limits, last.as_ref()) {
-                println!("info string {verdict}");
-            }
-            let best = result
-                .best_move
-                .map(|m| position.format_move(m, G::NOTATIONS[0].1))
-                .unwrap_or_else(|| "none".to_string());
-            println!("bestmove {best}");
+            engine.wait();
             Ok(())
         }
         Command::Bench { depth } => ludus::bench::run(depth, &mut std::io::stdout()),

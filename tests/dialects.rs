@@ -25,7 +25,8 @@ fn check_info(line: &str) {
     let mut seen = Vec::new();
     while i < words.len() {
         match words[i] {
-            "depth" | "seldepth" | "nodes" | "nps" | "time" => {
+            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "hashfull" | "time"
+            | "currmovenumber" => {
                 assert!(words[i + 1].parse::<u64>().is_ok(), "{line}");
                 seen.push(words[i]);
                 i += 2;
@@ -36,6 +37,10 @@ fn check_info(line: &str) {
                 seen.push("score");
                 i += 3;
             }
+            "currmove" => {
+                seen.push("currmove");
+                i += 2;
+            }
             "pv" => {
                 assert!(i + 1 < words.len(), "an empty pv: {line}");
                 break;
@@ -43,8 +48,14 @@ fn check_info(line: &str) {
             other => panic!("unexpected {other:?} in {line}"),
         }
     }
-    for key in ["depth", "score", "nodes", "time"] {
-        assert!(seen.contains(&key), "no {key} in {line}");
+    // A report of the root move being searched has its depth and the move only.
+    let wanted: &[&str] = if seen.contains(&"currmove") {
+        &["depth", "currmovenumber"]
+    } else {
+        &["depth", "score", "nodes", "time"]
+    };
+    for key in wanted {
+        assert!(seen.contains(key), "no {key} in {line}");
     }
 }
 
@@ -56,7 +67,11 @@ fn bestmove(engine: &mut Process) -> String {
     }
     let last = lines.last().unwrap();
     let words: Vec<&str> = last.split(' ').collect();
-    assert_eq!(words.len(), 2, "{last}");
+    // `bestmove <move>`, or with the reply it expects: `bestmove <move> ponder <move>`.
+    assert!(
+        words.len() == 2 || (words.len() == 4 && words[2] == "ponder"),
+        "{last}"
+    );
     words[1].to_string()
 }
 
@@ -232,7 +247,7 @@ fn uci_serves_mangala_and_a_quit_during_a_search() {
     engine.send("setoption name castling value on");
     assert_eq!(
         engine.line(),
-        "info string error: unknown option \"castling\""
+        "info string error: unknown option \"castling\" (the options are Hash, Threads, Move Overhead, MultiPV, Ponder, n-move-rule, Endgame Counters, skip-origin, ply-limit)"
     );
     engine.send("position startpos moves A b");
     engine.send("go movetime 100");
@@ -275,14 +290,24 @@ fn uci_serves_mangala_and_a_quit_during_a_search() {
         lines.iter().any(|l| l.starts_with("Nodes searched")),
         "{lines:?}"
     );
-    // What go cannot use is reported, and it still searches: a negative clock (an
-    // overstepped one) counts as empty.
+    // A negative clock (an overstepped one) counts as empty; searchmoves runs to the
+    // next keyword and restricts the root: the best move and every line start with
+    // one of its moves. What go cannot use is reported, and it still searches.
     engine.send("go wtime -170 btime 1000 searchmoves A B mate 3");
     let lines = engine.until(|l| l.starts_with("bestmove"));
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert!(best == "A" || best == "B", "{lines:?}");
     assert!(
         lines
             .iter()
-            .any(|l| l == "info string warning: go ignores searchmoves"),
+            .filter(|l| l.starts_with("info depth"))
+            .all(|l| l.contains(" pv A") || l.contains(" pv B")),
+        "{lines:?}"
+    );
+    engine.send("go depth 2 sideways");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    assert_eq!(
+        lines[0], "info string warning: go ignores sideways",
         "{lines:?}"
     );
     // Mangala II has no mates: `mate 3` searches 5 plies and says so.
@@ -399,7 +424,8 @@ fn cecp_plays_like_xboard_expects() {
     let mut engine = Process::start();
     engine.send("xboard");
     engine.send("protover 2");
-    let features = engine.line();
+    // The options first, one feature each, then the features ending in done=1.
+    let features = engine.until(|l| l.contains("done=1")).pop().unwrap();
     for wanted in [
         "setboard=1",
         "usermove=1",

@@ -438,6 +438,54 @@ fn engines_speaking_uci_and_ugi_play_a_match() {
 }
 
 #[test]
+fn engines_that_ponder_play_a_match_and_their_ponder_moves_are_hit() {
+    // One engine pondering in each dialect, on the clock: every game is played out,
+    // no move forfeited, and the engines were told `ponderhit` (the reply they
+    // expected came) as well as `stop` (another came).
+    let ludus = ludus_path();
+    let summary = scratch("ponder.json");
+    let out = Command::cargo_bin("ludus")
+        .unwrap()
+        .args([
+            "match",
+            "--game",
+            "senamukha",
+            "--tc",
+            "2+0.05",
+            "--games",
+            "2",
+        ])
+        .args(["--max-moves", "40", "--summary"])
+        .arg(&summary)
+        .arg("--engine")
+        .arg(format!("cmd={ludus} name=native ponder=on option.Hash=8"))
+        .arg("--engine")
+        .arg(format!(
+            "cmd={ludus} name=uci proto=uci ponder=on option.Hash=8"
+        ))
+        .env("RUST_LOG", "debug")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let (w, d, l) = tally(&json);
+    assert_eq!(w + d + l, 2);
+    assert_eq!(json["forfeits"], serde_json::json!([0, 0]));
+    for engine in ["native", "uci"] {
+        assert!(
+            stderr.contains(&format!("{engine} < ponderhit")),
+            "{engine}"
+        );
+        assert!(
+            stderr.contains(&format!("{engine} < go ponder ")),
+            "{engine}"
+        );
+    }
+    assert!(stderr.contains(" < stop"));
+}
+
+#[test]
 fn an_engine_that_refuses_its_options_stops_the_match_before_it_starts() {
     let out = Command::cargo_bin("ludus")
         .unwrap()
@@ -451,7 +499,7 @@ fn an_engine_that_refuses_its_options_stops_the_match_before_it_starts() {
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("engine ludus-1: malformed reply: \"? unknown option \\\"Colour\\\" (mangala has Hash, Threads, Move Overhead, Endgame Counters, skip-origin, ply-limit)"),
+        stderr.contains("engine ludus-1: malformed reply: \"? unknown option \\\"Colour\\\" (mangala has Hash, Threads, Move Overhead, MultiPV, Ponder, Endgame Counters, skip-origin, ply-limit)"),
         "{stderr}"
     );
 }

@@ -165,7 +165,10 @@ fn uci_and_the_native_protocol_take_go_mate_and_say_what_they_found() {
     engine.send(&format!("position fen {PUZZLE}"));
     engine.send("go mate 3");
     let lines = engine.until(|l| l.starts_with("bestmove"));
-    assert_eq!(lines.last().unwrap(), "bestmove j11d11");
+    assert!(
+        lines.last().unwrap().starts_with("bestmove j11d11"),
+        "{lines:?}"
+    );
     // UCI counts mates in moves.
     assert!(
         lines.iter().any(|l| l.contains(" score mate 3 ")),
@@ -205,7 +208,10 @@ fn uci_and_the_native_protocol_take_go_mate_and_say_what_they_found() {
     engine.send("2 go mate 3");
     assert_eq!(engine.until(|l| l.is_empty()), ["=2", ""]);
     let lines = engine.until(|l| l.starts_with("bestmove"));
-    assert_eq!(lines.last().unwrap(), "bestmove j11d11");
+    assert!(
+        lines.last().unwrap().starts_with("bestmove j11d11"),
+        "{lines:?}"
+    );
     // The native protocol counts plies.
     assert!(
         lines.iter().any(|l| l.contains(" score mate 5 ")),

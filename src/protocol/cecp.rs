@@ -12,19 +12,18 @@
 //! `remove`, `setboard`, `result` or `quit` interrupts is abandoned without a move;
 //! `?` makes it move at once.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
+use super::io::{Input, Writer};
 use super::request::words;
 use super::session::{self, Flow, Kind};
-use super::worker::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, WorkKind, Worker, Writer,
-    games_served, new_table,
+use crate::engine::{
+    Bounds, Engine, Event, OptionKind, OptionScope, OptionSpec, SearchRequest, WorkKind,
+    games_served,
 };
 use crate::game::{Outcome, quoted};
-use crate::search::{Clock, Info, Limits, Score};
+use crate::search::{Info, Score};
 
 /// The time control set by `level` (or `st`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -50,7 +49,7 @@ struct Session {
     out: Writer,
     /// The games CECP serves (the first is the default).
     games: Vec<&'static str>,
-    worker: Worker,
+    engine: Engine,
     force: bool,
     /// The side the engine plays (0 White).
     engine_side: usize,
@@ -61,14 +60,13 @@ struct Session {
     /// The engine's clock and the opponent's, from `time` and `otim`.
     time_left: Duration,
     thinking: Thinking,
-    /// Set before stopping a search whose move must not be played.
-    abandon: Arc<AtomicBool>,
+    /// The moves `exclude` left out of the analysis of this position (canonical).
+    excluded: Vec<String>,
     /// Moves the engine has made since `new` (for moves to the time control).
     engine_moves: u32,
-    /// A `memory` that arrived during a search, applied before the next one.
-    pending_hash: Option<usize>,
-    /// The threads from `cores`, applied before every search.
-    threads: usize,
+    /// Options (`memory`, `cores`, `option`) that arrived during a search: the option,
+    /// its value and the command, applied before the next search.
+    pending: Vec<(String, String, String)>,
 }
 
 /// A score for thinking output: centipawns, mates as 100000 + moves.
@@ -77,6 +75,30 @@ fn cecp_score(score: Score) -> i64 {
         Score::Centi(v) => v as i64,
         Score::Mate(plies) if plies > 0 => 100_000 + ((plies as i64 + 1) / 2),
         Score::Mate(plies) => -100_000 - ((-plies as i64 + 1) / 2),
+    }
+}
+
+/// An option as XBoard's `feature option="..."` declares it.
+fn cecp_option(spec: &OptionSpec) -> String {
+    match &spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("{} -spin {default} {min} {max}", spec.name)
+        }
+        OptionKind::Combo { default, values } => {
+            let values: Vec<String> = values
+                .iter()
+                .map(|v| {
+                    if v == default {
+                        format!("*{v}")
+                    } else {
+                        v.to_string()
+                    }
+                })
+                .collect();
+            format!("{} -combo {}", spec.name, values.join(" /// "))
+        }
+        OptionKind::Check { default } => format!("{} -check {}", spec.name, u8::from(*default)),
+        OptionKind::Text { default } => format!("{} -string {default}", spec.name),
     }
 }
 
@@ -124,28 +146,69 @@ impl Session {
     /// Ends any search: one on the engine's move is abandoned (no move played) unless
     /// `play_it`; analysis just ends.
     fn halt(&mut self, play_it: bool) {
-        if self.worker.busy() {
-            if !play_it {
-                self.abandon.store(true, Ordering::Release);
-            }
-            self.worker.stop();
+        if play_it {
+            self.engine.stop();
+        } else {
+            self.engine.abandon();
         }
         self.thinking = Thinking::Idle;
     }
 
-    fn features(&self) {
+    fn features(&mut self) {
+        // The options XBoard has no command of its own for (Hash is `memory`, Threads
+        // `cores`); MultiPV gives XBoard's engine output its +/- buttons.
+        for spec in self.engine.options() {
+            if !matches!(spec.name, "Hash" | "Threads" | "Ponder") {
+                self.out
+                    .line(&format!("feature option=\"{}\"", cecp_option(&spec)));
+            }
+        }
         self.out.line(&format!(
             "feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 time=1 memory=1 smp=1 \
-             reuse=1 analyze=1 draw=0 myname=\"ludus {}\" variants=\"{}\" done=1",
+             reuse=1 analyze=1 exclude=1 draw=0 myname=\"ludus {}\" variants=\"{}\" done=1",
             env!("CARGO_PKG_VERSION"),
             self.games.join(",")
         ));
     }
 
+    /// Sets an option now, or, during a search, before the next one.
+    fn set_option_between_searches(&mut self, line: &str, option: &str, value: &str) {
+        if self.engine.busy() {
+            self.pending.retain(|(o, _, _)| o != option);
+            self.pending
+                .push((option.to_string(), value.to_string(), line.to_string()));
+        } else if let Err(e) = self.engine.set_option(option, value) {
+            self.error(line, &e.to_string());
+        }
+    }
+
+    /// `exclude` and `include` in analysis: `all`, or one move.
+    fn exclude(&mut self, line: &str, exclude: bool, what: &str) {
+        self.halt(false);
+        if what.eq_ignore_ascii_case("all") {
+            self.excluded = if exclude {
+                self.engine.table().legal_moves(None).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+        } else {
+            match self.engine.table().canonical_move(what) {
+                Ok(mv) => {
+                    self.excluded.retain(|m| *m != mv);
+                    if exclude {
+                        self.excluded.push(mv);
+                    }
+                }
+                Err(e) => self.error(line, &e.to_string()),
+            }
+        }
+        self.restart_analysis();
+    }
+
     /// Describes the current game to XBoard from its descriptor: the board, the piece
     /// letters and the start (`setup`), and the moves XBoard cannot know (`piece`).
     fn describe_variant(&mut self) {
-        let table = self.worker.table();
+        let table = self.engine.table();
         let descriptor = table.descriptor();
         let Some(cecp) = descriptor.cecp else {
             return;
@@ -163,8 +226,8 @@ impl Session {
 
     /// Claims the result if the game is over.
     fn claim_result(&mut self) -> bool {
-        let players = self.worker.table().players();
-        match self.worker.table().outcome() {
+        let players = self.engine.table().players();
+        match self.engine.table().outcome() {
             Some(outcome) => {
                 self.out.line(&result_line(&outcome, players));
                 true
@@ -173,99 +236,102 @@ impl Session {
         }
     }
 
-    /// The limits of a search on the engine's move.
-    fn limits(&self) -> Limits {
-        let mut limits = Limits {
+    /// The request of a search on the engine's move.
+    fn search_request(&mut self) -> SearchRequest {
+        let mut search = SearchRequest {
             depth: self.depth,
-            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            ..Limits::default()
+            ..SearchRequest::default()
         };
         if let Some(per_move) = self.control.per_move {
-            limits.movetime = Some(per_move);
+            search.movetime = Some(per_move);
         } else {
-            let moves_to_go = (self.control.moves > 0)
+            let mover = self.engine.table().mover();
+            search.moves_to_go = (self.control.moves > 0)
                 .then(|| self.control.moves - self.engine_moves % self.control.moves);
-            limits.clock = Some(Clock {
-                remaining: self.time_left,
-                increment: self.control.increment,
-                moves_to_go,
-            });
+            search.time[mover] = Some(self.time_left);
+            search.increment[mover] = Some(self.control.increment);
         }
-        limits
+        search
     }
 
     /// Starts thinking on the engine's move, or analysing, as the mode asks.
     fn think_if_due(&mut self) {
-        if self.worker.busy() || self.worker.table().is_over() {
+        if self.engine.busy() || self.engine.table().is_over() {
             return;
         }
         let analysis = self.analyzing;
-        if !analysis && (self.force || self.worker.table().mover() != self.engine_side) {
+        if !analysis && (self.force || self.engine.table().mover() != self.engine_side) {
             return;
         }
         let received = std::time::Instant::now();
-        if let Some(mib) = self.pending_hash.take()
-            && let Err(e) = self.worker.table().set_hash(mib)
-        {
-            self.error("memory", &e.to_string());
+        for (option, value, line) in std::mem::take(&mut self.pending) {
+            if let Err(e) = self.engine.set_option(&option, &value) {
+                self.error(&line, &e.to_string());
+            }
         }
-        let threads = self.threads;
-        self.worker.table().set_threads(threads);
-        let mut limits = if analysis {
-            Limits {
+        let mut search = if analysis {
+            // The moves not excluded (`exclude`), when some are; none: nothing to think.
+            let searchmoves: Vec<String> = if self.excluded.is_empty() {
+                Vec::new()
+            } else {
+                let legal = self.engine.table().legal_moves(None).unwrap_or_default();
+                legal
+                    .into_iter()
+                    .filter(|m| !self.excluded.contains(m))
+                    .collect()
+            };
+            if !self.excluded.is_empty() && searchmoves.is_empty() {
+                return;
+            }
+            SearchRequest {
                 infinite: true,
-                ..Limits::default()
+                searchmoves,
+                ..SearchRequest::default()
             }
         } else {
-            self.limits()
+            self.search_request()
         };
-        limits.received = Some(received);
-        if let Err(e) = self.worker.prepare_search() {
+        search.received = Some(received);
+        if let Err(e) = self.engine.prepare_search() {
             self.error("go", &e.to_string());
             return;
         }
-        self.abandon.store(false, Ordering::Release);
-        let abandon = self.abandon.clone();
         let post = self.post || analysis;
         let out = self.out.clone();
+        let players = self.engine.table().players();
         self.thinking = if analysis {
             Thinking::Analysis
         } else {
             Thinking::Move
         };
-        self.worker.spawn(WorkKind::Search, analysis, move |job| {
-            let info_out = out.clone();
-            let mut info = move |info: &Info| {
+        let events = move |event: Event| match event {
+            Event::Info(info) => {
                 if post {
-                    info_out.line(&thinking_line(info));
+                    out.line(&thinking_line(&info));
                 }
-            };
-            let best = job.search(limits, &mut info).best;
-            if analysis || abandon.load(Ordering::Acquire) {
-                job.finish();
-                return;
             }
-            let Some(best) = best else {
-                job.finish();
-                return;
-            };
-            let played = job.table.play(&best);
-            job.finish();
-            match played {
-                Ok(_) => {
-                    out.line(&format!("move {best}"));
-                    if let Some(outcome) = job.table.outcome() {
-                        out.line(&result_line(&outcome, job.table.players()));
+            // XBoard shows thinking lines only.
+            Event::CurrentMove { .. } => {}
+            Event::Done(done) => match done.played {
+                Some(Ok(_)) => {
+                    out.line(&format!("move {}", done.best.unwrap_or_default()));
+                    if let Some(outcome) = done.outcome {
+                        out.line(&result_line(&outcome, players));
                     }
                 }
-                Err(e) => log::error!("the search's move {best} was refused: {e}"),
-            }
-        });
+                Some(Err(e)) => log::error!("the search's move was refused: {e}"),
+                None => {}
+            },
+        };
+        if let Err(e) = self.engine.go(search, !analysis, WorkKind::Search, events) {
+            self.error("go", &e.to_string());
+            self.thinking = Thinking::Idle;
+        }
     }
 
     /// Collects a finished move search: counts the engine's move.
     fn collect(&mut self) {
-        if self.thinking == Thinking::Move && !self.worker.busy() {
+        if self.thinking == Thinking::Move && !self.engine.busy() {
             self.thinking = Thinking::Idle;
             self.engine_moves += 1;
         }
@@ -273,8 +339,9 @@ impl Session {
 
     fn user_move(&mut self, text: &str) {
         self.halt(false);
-        match self.worker.table().play(text) {
+        match self.engine.table().play(text) {
             Ok(_) => {
+                self.excluded.clear();
                 if !self.claim_result() {
                     self.think_if_due();
                 }
@@ -305,7 +372,8 @@ impl Session {
             }
             "new" => {
                 self.halt(false);
-                self.worker.table().new_game();
+                self.engine.table().new_game();
+                self.excluded.clear();
                 self.force = false;
                 self.analyzing = false;
                 self.engine_side = 1;
@@ -317,10 +385,10 @@ impl Session {
                 self.halt(false);
                 match self.games.iter().find(|g| g.eq_ignore_ascii_case(arg(0))) {
                     Some(&game) => {
-                        if game != self.worker.table().game() {
-                            let hash = self.worker.table().hash_mib();
-                            let table = new_table(game, hash).expect("a game served");
-                            self.worker.set_table(table);
+                        if game != self.engine.table().game()
+                            && let Err(e) = self.engine.set_game(game)
+                        {
+                            self.error(line, &e.to_string());
                         }
                         self.describe_variant();
                     }
@@ -337,13 +405,13 @@ impl Session {
             "go" => {
                 self.halt(false);
                 self.force = false;
-                self.engine_side = self.worker.table().mover();
+                self.engine_side = self.engine.table().mover();
                 self.think_if_due();
             }
             "playother" => {
                 self.halt(false);
                 self.force = false;
-                self.engine_side = 1 - self.worker.table().mover();
+                self.engine_side = 1 - self.engine.table().mover();
             }
             "white" | "black" => {
                 // Protocol 1: the side to move and the engine's side.
@@ -360,8 +428,8 @@ impl Session {
             "setboard" => {
                 self.halt(false);
                 let fen = args.join(" ");
-                match self.worker.table().set_position(Some(&fen), &[]) {
-                    Ok(()) => self.restart_analysis(),
+                match self.engine.table().set_position(Some(&fen), &[]) {
+                    Ok(()) => self.position_changed(),
                     Err(e) => {
                         self.error(line, &e.to_string());
                         self.think_if_due();
@@ -371,8 +439,8 @@ impl Session {
             "undo" | "remove" => {
                 self.halt(false);
                 let n = if command == "undo" { 1 } else { 2 };
-                match self.worker.table().undo(n) {
-                    Ok(()) => self.restart_analysis(),
+                match self.engine.table().undo(n) {
+                    Ok(()) => self.position_changed(),
                     Err(e) => {
                         // Refused: whatever was being thought goes on.
                         self.error(line, &e.to_string());
@@ -423,25 +491,33 @@ impl Session {
                 }
                 Err(_) => self.error(line, "time takes centiseconds"),
             },
-            "cores" => match arg(0).parse::<usize>() {
-                Ok(n) if n >= 1 => self.threads = n.min(crate::search::MAX_THREADS),
-                _ => self.error(line, "cores takes a number of threads, at least 1"),
-            },
-            "memory" => match arg(0).parse::<usize>() {
-                Ok(mib) if self.worker.busy() => {
-                    self.pending_hash = Some(mib.clamp(1, MAX_HASH_MIB))
-                }
-                Ok(mib) => {
-                    if let Err(e) = self.worker.table().set_hash(mib.clamp(1, MAX_HASH_MIB)) {
-                        self.error(line, &e.to_string());
-                    }
-                }
-                Err(_) => self.error(line, "memory takes MiB"),
-            },
+            // Threads and memory change between searches: during one, from the next.
+            "cores" => self.set_option_between_searches(line, "Threads", arg(0)),
+            "memory" => self.set_option_between_searches(line, "Hash", arg(0)),
             "analyze" => {
                 self.halt(false);
                 self.analyzing = true;
                 self.think_if_due();
+            }
+            "exclude" | "include" => self.exclude(line, command == "exclude", arg(0)),
+            // `option NAME=VALUE` (a button, `option NAME`, ludus has none).
+            "option" => {
+                let setting = args.join(" ");
+                match setting.split_once('=') {
+                    // In analysis (XBoard's MultiPV buttons) the analysis starts again
+                    // with it; on the engine's move it waits for the move.
+                    Some((name, value)) => {
+                        let analysing = self.thinking == Thinking::Analysis;
+                        if analysing {
+                            self.halt(false);
+                        }
+                        self.set_option_between_searches(line, name.trim(), value.trim());
+                        if analysing {
+                            self.restart_analysis();
+                        }
+                    }
+                    None => self.error(line, "option takes NAME=VALUE"),
+                }
             }
             "exit" => {
                 self.halt(false);
@@ -452,8 +528,8 @@ impl Session {
                 // is answered as `usermove` would be. (Only when no search holds the
                 // game: during one, it is unknown.)
                 if args.is_empty()
-                    && !self.worker.busy()
-                    && self.worker.table().reads_as_move(command)
+                    && !self.engine.busy()
+                    && self.engine.table().reads_as_move(command)
                 {
                     self.user_move(command);
                 } else {
@@ -466,8 +542,15 @@ impl Session {
 
     /// Waits for a search told to move now, and counts its move.
     fn collect_now(&mut self) {
-        self.worker.wait();
+        self.engine.wait();
         self.engine_moves += 1;
+    }
+
+    /// After the position changed: analysis goes on from the new one, every move
+    /// included again.
+    fn position_changed(&mut self) {
+        self.excluded.clear();
+        self.restart_analysis();
     }
 
     fn restart_analysis(&mut self) {
@@ -482,7 +565,7 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
     let games = games_served(|d| d.cecp.is_some());
     let mut session = Session {
         out,
-        worker: Worker::new(new_table(games[0], DEFAULT_HASH_MIB).expect("a game")),
+        engine: Engine::new(games.clone(), OptionScope::CurrentGame, Bounds::default()),
         games,
         force: false,
         engine_side: 1,
@@ -496,10 +579,9 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
         },
         time_left: Duration::from_secs(300),
         thinking: Thinking::Idle,
-        abandon: Arc::new(AtomicBool::new(false)),
         engine_moves: 0,
-        pending_hash: None,
-        threads: 1,
+        pending: Vec::new(),
+        excluded: Vec::new(),
     };
     session::run(&mut session, None, &lines);
 }
@@ -509,8 +591,8 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
 /// as XBoard expects; the end of input lets a search on the engine's move finish and
 /// play, and ends analysis.
 impl session::Dialect for Session {
-    fn worker(&mut self) -> &mut Worker {
-        &mut self.worker
+    fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     fn kind(&self, line: &str) -> Kind {

@@ -1,28 +1,23 @@
 //! The daemon: reads requests from an input, answers on an output.
 //!
 //! A reader thread owns the input and hands complete lines (at most
-//! [`super::worker::MAX_LINE`] bytes) to the command loop, which serves them in the
-//! order of [`super::session`]; the command loop owns the game; a search or a count
+//! [`super::io::MAX_LINE`] bytes) to the command loop, which serves them in the
+//! order of [`super::session`]; the command loop owns the engine; a search or a count
 //! runs on a thread of its own that owns the game until it has written its answer. All
 //! output goes through one writer that flushes every message.
 
 use std::io::{Read, Write};
-use std::time::Duration;
 
 use super::Dialect;
 use super::cecp;
-use super::request::{self, Request};
+use super::io::{Input, Writer, spawn_reader};
+use super::request::{self, Request, RequestError};
 use super::session::{self, Flow, Kind};
-use super::table::Table;
 use super::uci;
-use super::worker::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
-    WorkKind, Worker, Writer, new_table, parse_hash, parse_move_overhead, parse_threads,
-    spawn_reader,
+use crate::engine::{
+    self, Bounds, Count, Engine, EngineError, Event, OptionScope, SearchRequest, Table, WorkKind,
 };
-use crate::game::quoted;
 use crate::games;
-use crate::search::{Clock, Limits};
 
 /// The commands, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -52,72 +47,16 @@ pub const COMMANDS: &[&str] = &[
     "go",
     "genmove",
     "stop",
+    "ponderhit",
     "isready",
     "ping",
     "quit",
 ];
 
-/// What the work thread does.
-enum Task {
-    Go(Limits),
-    Genmove(Option<String>, Limits),
-    Perft(Option<String>, u32),
-    Divide(Option<String>, u32),
-}
-
 /// The command loop's state.
 struct Daemon {
     out: Writer,
-    worker: Worker,
-    hash_mib: usize,
-    threads: usize,
-    move_overhead: Duration,
-    bounds: Bounds,
-}
-
-/// What one session may take of the machine: for sessions that a program serves to
-/// others (`ludus serve`), so that none can hold a core or the memory for ever. A
-/// session on standard input is unbounded.
-#[derive(Clone, Debug)]
-pub struct Bounds {
-    /// Work (a search, a count) is stopped after this long, as by `stop`.
-    pub work: Option<Duration>,
-    /// The largest `Hash`, in MiB.
-    pub hash_mib: usize,
-    /// The most `Threads`.
-    pub threads: usize,
-    /// The largest value of an engine option that builds tables
-    /// ([`crate::search::EngineOption::builds_tables`]); `None`: the option's own.
-    pub table_limit: Option<u32>,
-    /// Set when the client has gone (a closed WebSocket): the running work is stopped,
-    /// the requests still waiting are dropped unanswered and the session ends.
-    pub hang_up: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-}
-
-impl Default for Bounds {
-    fn default() -> Bounds {
-        Bounds {
-            work: None,
-            hash_mib: MAX_HASH_MIB,
-            threads: crate::search::MAX_THREADS,
-            table_limit: None,
-            hang_up: None,
-        }
-    }
-}
-
-/// Lowers the engine options of `table` that build tables to `limit` where their
-/// value (the default, for a new game) is above it.
-fn within_table_limit(table: &mut dyn Table, limit: Option<u32>) {
-    let Some(limit) = limit else {
-        return;
-    };
-    for option in table.engine_options() {
-        if option.builds_tables && option.default > limit {
-            let lowered = table.set_engine_option(option.name, &limit.to_string());
-            debug_assert!(lowered.is_ok(), "{lowered:?}");
-        }
-    }
+    engine: Engine,
 }
 
 /// A reply: `=` or `?`, the id if the request had one, then the text: on the same
@@ -135,10 +74,10 @@ fn frame(id: Option<&str>, ok: bool, text: &str) -> String {
 }
 
 impl Daemon {
-    fn reply(&self, id: Option<&str>, result: Result<String, String>) {
+    fn reply(&self, id: Option<&str>, result: Result<String, RequestError>) {
         match result {
             Ok(text) => self.out.send(&frame(id, true, &text)),
-            Err(text) => self.out.send(&frame(id, false, &text)),
+            Err(e) => self.out.send(&frame(id, false, &e.to_string())),
         }
     }
 
@@ -150,8 +89,8 @@ impl Daemon {
         match request.command.as_str() {
             "isready" => {
                 // The next search's memory is taken now, not in its clock.
-                if !self.worker.busy()
-                    && let Err(e) = self.worker.prepare_search()
+                if !self.engine.busy()
+                    && let Err(e) = self.engine.prepare_search()
                 {
                     log::warn!("{e}");
                 }
@@ -160,34 +99,38 @@ impl Daemon {
             "ping" => self.reply(id, Ok(pong(args))),
             "stop" => {
                 // Whatever runs ends and gives its answer first.
-                self.worker.stop();
+                self.engine.stop();
                 self.reply(id, Ok(String::new()));
+            }
+            "ponderhit" => {
+                // Answered before the search goes on, so that `=` comes before its move.
+                if self.engine.pondering() {
+                    self.reply(id, Ok(String::new()));
+                    let _ = self.engine.ponderhit();
+                } else {
+                    self.reply(id, Err(EngineError::NotPondering.into()));
+                }
             }
             "quit" => {
                 // Only a search can run here (see session): it gives its move.
-                self.worker.stop();
+                self.engine.stop();
                 self.reply(id, Ok(String::new()));
                 return Flow::Quit;
             }
-            "go" => match self.limits(args) {
-                Ok(limits) => self.start(id, Task::Go(limits)),
-                Err(e) => self.reply(id, Err(e)),
-            },
-            "genmove" => match self.limits(args) {
-                Ok(_) if self.table().is_over() => {
-                    self.reply(id, Err("the game is over".to_string()))
+            "go" | "genmove" => {
+                let genmove = request.command == "genmove";
+                match self.search_request(args) {
+                    Ok(search) => self.search(id, search, genmove),
+                    Err(e) => self.reply(id, Err(e)),
                 }
-                Ok(limits) => self.start(id, Task::Genmove(id.map(String::from), limits)),
-                Err(e) => self.reply(id, Err(e)),
-            },
-            "perft" => match depth(args.first(), 0) {
-                Ok(d) => self.start(id, Task::Perft(id.map(String::from), d)),
-                Err(e) => self.reply(id, Err(e)),
-            },
-            "divide" => match depth(args.first(), 1) {
-                Ok(d) => self.start(id, Task::Divide(id.map(String::from), d)),
-                Err(e) => self.reply(id, Err(e)),
-            },
+            }
+            "perft" | "divide" => {
+                let divide = request.command == "divide";
+                match depth(args.first(), u32::from(divide)) {
+                    Ok(d) => self.count(id, d, divide),
+                    Err(e) => self.reply(id, Err(e)),
+                }
+            }
             _ => {
                 let result = self.command(&request);
                 self.reply(id, result);
@@ -197,22 +140,13 @@ impl Daemon {
     }
 
     fn table(&mut self) -> &mut dyn Table {
-        self.worker.table()
+        self.engine.table()
     }
 
-    fn command(&mut self, request: &Request) -> Result<String, String> {
+    fn command(&mut self, request: &Request) -> Result<String, RequestError> {
         let args = &request.args;
         let arg = |i: usize| args.get(i).map(String::as_str);
-        let count = |what: &str, text: Option<&str>, max: u32| -> Result<u32, String> {
-            let text = text.ok_or_else(|| format!("{what} is missing"))?;
-            match text.parse::<u32>() {
-                Ok(n) if n <= max => Ok(n),
-                _ => Err(format!(
-                    "{what} must be a number from 0 to {max}, not {:?}",
-                    quoted(text)
-                )),
-            }
-        };
+        let usage = |text: &str| RequestError::Usage(text.to_string());
         match request.command.as_str() {
             "protocol_version" => Ok("1".into()),
             "name" => Ok("ludus".into()),
@@ -220,378 +154,268 @@ impl Daemon {
             "games" => Ok(games::NAMES.join(" ")),
             "list_commands" => Ok(COMMANDS.join("\n")),
             "known_command" => {
-                let name = arg(0).ok_or("known_command needs a command name")?;
+                let name = arg(0).ok_or_else(|| usage("known_command needs a command name"))?;
                 Ok(COMMANDS
                     .contains(&name.to_ascii_lowercase().as_str())
                     .to_string())
             }
             "game" => {
-                let listed = || games::NAMES.join(", ");
-                let name = arg(0).ok_or_else(|| format!("game needs a name: {}", listed()))?;
-                let mut table = new_table(&name.to_ascii_lowercase(), self.hash_mib)
-                    .ok_or_else(|| format!("unknown game {:?} ({})", quoted(name), listed()))?;
-                // The new game's memory is taken now, not in its first search's clock.
-                let taken = table.set_hash(self.hash_mib);
-                table.set_threads(self.threads);
-                within_table_limit(&mut *table, self.bounds.table_limit);
-                self.worker.set_table(table);
-                taken.map(|()| String::new()).map_err(String::from)
+                let name = arg(0).ok_or_else(|| {
+                    usage(&format!("game needs a name: {}", games::NAMES.join(", ")))
+                })?;
+                self.engine.set_game(name)?;
+                Ok(String::new())
             }
             "newgame" => {
                 self.table().new_game();
                 Ok(String::new())
             }
-            "position" => self.position(args),
+            "position" => {
+                let (fen, moves) = request::position_setup(args)?;
+                self.engine.set_position(fen.as_deref(), moves)?;
+                Ok(String::new())
+            }
             "play" => {
                 if args.is_empty() {
-                    return Err("play needs a move".into());
+                    return Err(usage("play needs a move"));
                 }
-                self.table().play(&args.join(" ")).map_err(String::from)
+                Ok(self.table().play(&args.join(" "))?)
             }
             "undo" => {
                 let n = match arg(0) {
                     None => 1,
-                    Some(text) => count("the number of moves", Some(text), u32::MAX)?,
+                    Some(text) => {
+                        request::number("the number of moves", Some(text), 0, u64::from(u32::MAX))?
+                    }
                 };
-                self.table()
-                    .undo(n as usize)
-                    .map(|()| String::new())
-                    .map_err(String::from)
+                self.table().undo(n as usize)?;
+                Ok(String::new())
             }
             "legal_moves" => Ok(self.table().legal_moves(arg(0))?.join(" ")),
             "fen" => match arg(0) {
                 None => Ok(self.table().fen()),
-                Some(form) => self.table().fen_in(form).map_err(String::from),
+                Some(form) => Ok(self.table().fen_in(form)?),
             },
             "show" => Ok(self.table().diagram()),
             "diagram" => match arg(0).map(|a| a.to_ascii_lowercase()).as_deref() {
                 None | Some("text") => Ok(self.table().diagram()),
                 Some("svg") => {
                     let layers: Vec<&str> = args[1..].iter().map(String::as_str).collect();
-                    self.table().diagram_svg(&layers).map_err(String::from)
+                    Ok(self.table().diagram_svg(&layers)?)
                 }
-                Some(other) => Err(format!(
-                    "diagram takes text or svg, not {:?}",
-                    quoted(other)
-                )),
+                Some(other) => Err(RequestError::NotOneOf {
+                    what: "diagram",
+                    takes: "text or svg",
+                    text: other.to_string(),
+                }),
             },
             "to_move" => Ok(self.table().to_move()),
             "status" => Ok(self.table().status()),
             "record" => Ok(self.table().record(arg(0))?.trim_end().to_string()),
-            "load_record" if args.is_empty() => Err("load_record needs a record".into()),
-            "load_record" => self
-                .table()
-                .load_record(&args.join(" "))
-                .map(|()| String::new())
-                .map_err(String::from),
-            "list_options" => Ok(self.options()),
-            "setoption" => self.set_option(args),
+            "load_record" if args.is_empty() => Err(usage("load_record needs a record")),
+            "load_record" => {
+                self.table().load_record(&args.join(" "))?;
+                Ok(String::new())
+            }
+            "list_options" => Ok(self
+                .engine
+                .options()
+                .iter()
+                .map(|spec| spec.uci_line(spec.name))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            "setoption" => {
+                let form = "setoption name <name> value <value>";
+                let (name, value) = request::option_setting(args).ok_or_else(|| usage(form))?;
+                if value.is_empty() {
+                    return Err(usage(form));
+                }
+                self.engine.set_option(&name, &value)?;
+                Ok(String::new())
+            }
             // A long word is cut: the reply names it, it does not echo megabytes.
-            _ => Err(format!("unknown command: {}", quoted(&request.written))),
+            _ => Err(RequestError::UnknownCommand(request.written.clone())),
         }
     }
 
-    fn position(&mut self, args: &[String]) -> Result<String, String> {
-        let (fen, moves) = request::position_setup(args)?;
-        self.table()
-            .set_position(fen.as_deref(), moves)
-            .map(|()| String::new())
-            .map_err(String::from)
-    }
-
-    fn options(&mut self) -> String {
-        let mut lines = vec![
-            format!(
-                "option name Hash type spin default {} min 1 max {}",
-                DEFAULT_HASH_MIB.min(self.bounds.hash_mib),
-                MAX_HASH_MIB.min(self.bounds.hash_mib)
-            ),
-            format!(
-                "option name Threads type spin default 1 min 1 max {}",
-                self.bounds.threads
-            ),
-            format!(
-                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
-            ),
-        ];
-        let table_limit = self.bounds.table_limit;
-        for option in self.table().engine_options() {
-            lines.push(match table_limit {
-                Some(limit) if option.builds_tables => option.listing_up_to(limit),
-                _ => option.listing(),
-            });
-        }
-        for option in self.table().rule_options() {
-            lines.push(format!(
-                "option name {} type string default {}",
-                option.name, option.default
-            ));
-        }
-        lines.join("\n")
-    }
-
-    fn set_option(&mut self, args: &[String]) -> Result<String, String> {
-        let usage = "setoption name <name> value <value>";
-        let (name, value) = request::option_setting(args).ok_or(usage)?;
-        if value.is_empty() {
-            return Err(usage.into());
-        }
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mib = parse_hash(&value)?;
-                if mib > self.bounds.hash_mib {
-                    return Err(format!(
-                        "Hash is at most {} MiB in this session, not {mib}",
-                        self.bounds.hash_mib
-                    ));
-                }
-                let taken = self.table().set_hash(mib);
-                self.hash_mib = self.table().hash_mib();
-                taken?;
-            }
-            "threads" => {
-                let threads = parse_threads(&value, self.bounds.threads)?;
-                self.threads = threads;
-                self.table().set_threads(threads);
-            }
-            "move overhead" => self.move_overhead = parse_move_overhead(&value)?,
-            _ if let Some(option) = self
-                .table()
-                .engine_options()
-                .iter()
-                .find(|o| o.name.eq_ignore_ascii_case(&name)) =>
-            {
-                if let Some(limit) = self.bounds.table_limit
-                    && option.builds_tables
-                    && option.parse(&value).is_ok_and(|v| v > limit)
-                {
-                    return Err(format!(
-                        "{} is at most {limit} in this session, not {}",
-                        option.name,
-                        quoted(value.trim())
-                    ));
-                }
-                self.table().set_engine_option(&name, &value)?
-            }
-            _ if self
-                .table()
-                .rule_options()
-                .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(&name)) =>
-            {
-                self.table().set_rule(&name, &value)?
-            }
-            _ => {
-                let table = self.table();
-                let names: Vec<&str> = ["Hash", "Threads", "Move Overhead"]
-                    .into_iter()
-                    .chain(table.engine_options().iter().map(|o| o.name))
-                    .chain(table.rule_options().iter().map(|o| o.name))
-                    .collect();
-                return Err(format!(
-                    "unknown option {:?} ({} has {})",
-                    quoted(&name),
-                    table.game(),
-                    names.join(", ")
-                ));
-            }
-        }
-        Ok(String::new())
-    }
-
-    /// Reads `go` limits: depth, nodes, movetime, infinite, movestogo, and per-player
-    /// clocks as `time <player> <ms>` and `inc <player> <ms>`.
-    fn limits(&mut self, args: &[String]) -> Result<Limits, String> {
+    /// Reads `go` limits: depth, nodes, movetime, infinite, ponder, movestogo, mate,
+    /// searchmoves (to the next limit or the end), and per-player clocks as
+    /// `time <player> <ms>` and `inc <player> <ms>`.
+    fn search_request(&mut self, args: &[String]) -> Result<SearchRequest, RequestError> {
         let players = self.table().players();
-        let mover = self.table().to_move();
-        let mut limits = Limits {
-            move_overhead: self.move_overhead,
+        let mut search = SearchRequest {
             received: Some(std::time::Instant::now()),
-            ..Limits::default()
+            ..SearchRequest::default()
         };
-        let mut clock = Clock::default();
-        let mut has_clock = false;
+        let arg = |i: usize| args.get(i).map(String::as_str);
+        let limit = |e: engine::LimitError| RequestError::Engine(EngineError::Limit(e));
         let mut i = 0;
-        let number = |i: usize, what: &str| -> Result<u64, String> {
-            let text = args
-                .get(i)
-                .ok_or_else(|| format!("{what} needs a number"))?;
-            if let Ok(n) = text.parse::<u64>() {
-                return Ok(n);
-            }
-            // A number, but not one that fits: named as such.
-            let digits = text.strip_prefix('-').unwrap_or(text);
-            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                let why = if text.starts_with('-') {
-                    "negative"
-                } else {
-                    "too large"
-                };
-                return Err(format!(
-                    "{what} is out of range ({why}): {} (0 to {})",
-                    quoted(text),
-                    u64::MAX
-                ));
-            }
-            Err(format!("{what} needs a number, not {:?}", quoted(text)))
-        };
-        // A small count in `1..=max` of `unit`s (named in the errors when not empty).
-        let small = |i: usize, what: &str, max: i128, unit: &str| -> Result<u32, String> {
-            let (of, per) = if unit.is_empty() {
-                (String::new(), String::new())
-            } else {
-                (format!(" of {unit}"), format!(" {unit}"))
-            };
-            let text = args
-                .get(i)
-                .ok_or_else(|| format!("{what} needs a number{of}"))?;
-            match text.parse::<i128>() {
-                Ok(n) if (1..=max).contains(&n) => Ok(n as u32),
-                Ok(_) => Err(format!(
-                    "{what} is out of range: {} (1 to {max}{per})",
-                    quoted(text)
-                )),
-                Err(_) => Err(format!("{what} needs a number{of}, not {:?}", quoted(text))),
-            }
-        };
         while i < args.len() {
-            match args[i].to_ascii_lowercase().as_str() {
-                "depth" => {
-                    limits.depth = Some(small(i + 1, "depth", 64, "")?);
-                    i += 2;
-                }
-                "nodes" => {
-                    limits.nodes = Some(number(i + 1, "nodes")?);
-                    i += 2;
-                }
+            let word = args[i].to_ascii_lowercase();
+            i += 1;
+            match word.as_str() {
+                "depth" => search.depth = Some(engine::depth(arg(i)).map_err(limit)?),
+                "nodes" => search.nodes = Some(engine::count("nodes", arg(i)).map_err(limit)?),
                 "movetime" => {
-                    limits.movetime = Some(Duration::from_millis(number(i + 1, "movetime")?));
-                    i += 2;
+                    let ms = engine::count("movetime", arg(i)).map_err(limit)?;
+                    search.movetime = Some(std::time::Duration::from_millis(ms));
                 }
                 "movestogo" => {
-                    clock.moves_to_go =
-                        Some(number(i + 1, "movestogo")?.min(u32::MAX as u64) as u32);
-                    i += 2;
+                    let n = engine::count("movestogo", arg(i)).map_err(limit)?;
+                    search.moves_to_go = Some(n.min(u64::from(u32::MAX)) as u32);
                 }
+                "mate" => search.mate = Some(engine::mate(arg(i)).map_err(limit)?),
                 "infinite" => {
-                    limits.infinite = true;
+                    search.infinite = true;
+                    continue;
+                }
+                "ponder" => {
+                    search.ponder = true;
+                    continue;
+                }
+                "searchmoves" => {
+                    while i < args.len()
+                        && !GO_WORDS.contains(&args[i].to_ascii_lowercase().as_str())
+                    {
+                        search.searchmoves.push(args[i].clone());
+                        i += 1;
+                    }
+                    continue;
+                }
+                "time" | "inc" => {
+                    let what = if word == "time" { "time" } else { "inc" };
+                    let player = arg(i).ok_or_else(|| {
+                        limit(engine::LimitError::MissingPlayer {
+                            what: what.to_string(),
+                        })
+                    })?;
+                    let index = players
+                        .iter()
+                        .position(|p| p.eq_ignore_ascii_case(player))
+                        .ok_or_else(|| {
+                            limit(engine::LimitError::UnknownPlayer {
+                                what: what.to_string(),
+                                text: player.to_string(),
+                                players,
+                            })
+                        })?;
                     i += 1;
-                }
-                "mate" => {
-                    limits.mate = Some(small(i + 1, "mate", 32, "moves")?);
-                    i += 2;
-                }
-                which @ ("time" | "inc") => {
-                    let player = args
-                        .get(i + 1)
-                        .ok_or_else(|| format!("{which} needs a player"))?;
-                    if !players.iter().any(|p| p.eq_ignore_ascii_case(player)) {
-                        return Err(format!(
-                            "{which} names a player of this game ({}), not {:?}",
-                            players.join(", "),
-                            quoted(player)
-                        ));
+                    let ms = std::time::Duration::from_millis(
+                        engine::count(what, arg(i)).map_err(limit)?,
+                    );
+                    if what == "time" {
+                        search.time[index] = Some(ms);
+                    } else {
+                        search.increment[index] = Some(ms);
                     }
-                    let ms = Duration::from_millis(number(i + 2, which)?);
-                    if player.eq_ignore_ascii_case(&mover) {
-                        has_clock = true;
-                        if which == "time" {
-                            clock.remaining = ms;
-                        } else {
-                            clock.increment = ms;
-                        }
-                    }
-                    i += 3;
                 }
-                other => return Err(format!("unknown go limit {:?}", quoted(other))),
+                _ => return Err(limit(engine::LimitError::Unknown(args[i - 1].clone()))),
             }
+            i += 1;
         }
-        if has_clock {
-            limits.clock = Some(clock);
-        }
-        Ok(limits)
+        Ok(search)
     }
 
-    /// Hands the game to a work thread. A search first takes its memory here, so that it
-    /// can be stopped at once; `go` is acknowledged before the search starts.
-    fn start(&mut self, id: Option<&str>, task: Task) {
-        let kind = match task {
-            Task::Go(_) => WorkKind::Search,
-            _ => WorkKind::Reply,
-        };
-        let endless = match &task {
-            Task::Go(limits) | Task::Genmove(_, limits) => limits.endless(),
-            Task::Perft(..) | Task::Divide(..) => false,
-        };
-        if matches!(task, Task::Go(_) | Task::Genmove(..))
-            && let Err(e) = self.worker.prepare_search()
-        {
-            self.reply(id, Err(e.to_string()));
+    /// Starts a search on the work thread: `go` is acknowledged before it starts and
+    /// answers with `info` lines and one `bestmove`; `genmove` plays the move and
+    /// replies with it. The search's memory is taken first, so that it can be stopped
+    /// at once.
+    fn search(&mut self, id: Option<&str>, search: SearchRequest, genmove: bool) {
+        if genmove && self.table().is_over() {
+            self.reply(id, Err(EngineError::GameOver.into()));
             return;
         }
-        if matches!(task, Task::Go(_)) {
-            self.reply(id, Ok(String::new()));
+        if let Err(e) = self.engine.prepare_search() {
+            self.reply(id, Err(e.into()));
+            return;
         }
         let out = self.out.clone();
-        self.worker.spawn(kind, endless, move |job| {
-            let info_out = out.clone();
-            let mut info = |info: &crate::search::Info| info_out.line(&info.to_string());
-            let stopped = |job: &super::worker::Job| {
-                Err(match job.limit_notice() {
-                    Some(notice) => format!("{notice}, before the count was complete"),
-                    None => "stopped before the count was complete".to_string(),
-                })
-            };
-            let reply = match task {
-                Task::Go(limits) => {
-                    let searched = job.search(limits, &mut info);
-                    job.finish();
-                    if let Some(notice) = job.limit_notice() {
-                        out.line(&format!("info string {notice}"));
-                    }
-                    if let Some(verdict) = searched.mate_verdict {
-                        out.line(&format!("info string {verdict}"));
-                    }
-                    let best = searched.best;
-                    out.line(&format!("bestmove {}", best.as_deref().unwrap_or("none")));
+        let reply_id = id.map(String::from);
+        // The move to ponder on is named when the client may ponder (`Ponder` on).
+        let name_ponder = self.engine.ponder();
+        let events = move |event: Event| match event {
+            Event::Info(info) => out.line(&info.to_string()),
+            Event::CurrentMove { depth, mv, number } => {
+                out.line(&super::current_move_line(depth, &mv, number))
+            }
+            Event::Done(done) => {
+                if let Some(notice) = done.stopped_at_limit {
+                    out.line(&format!("info string {notice}"));
+                }
+                if genmove {
+                    let played = done.played.unwrap_or(Err(engine::TableError::GameOver));
+                    let result = played.map_err(RequestError::from);
+                    let (ok, text) = match result {
+                        Ok(text) => (true, text),
+                        Err(e) => (false, e.to_string()),
+                    };
+                    out.send(&frame(reply_id.as_deref(), ok, &text));
                     return;
                 }
-                Task::Genmove(id, limits) => {
-                    let searched = job.search(limits, &mut info);
-                    if let Some(notice) = job.limit_notice() {
-                        out.line(&format!("info string {notice}"));
-                    }
-                    let result = searched
-                        .best
-                        .ok_or_else(|| "the game is over".to_string())
-                        .and_then(|best| job.table.play(&best).map_err(String::from));
-                    (id, result)
+                if let Some(verdict) = done.mate_verdict {
+                    out.line(&format!("info string {verdict}"));
                 }
-                Task::Perft(id, depth) => match job.table.perft(depth, job.stop) {
-                    Some(nodes) => (id, Ok(nodes.to_string())),
-                    None => (id, stopped(job)),
-                },
-                Task::Divide(id, depth) => match job.table.divide(depth, job.stop) {
-                    Some(lines) => {
-                        let total: u64 = lines.iter().map(|(_, n)| n).sum();
-                        let mut text: Vec<String> =
-                            lines.iter().map(|(m, n)| format!("{m}: {n}")).collect();
-                        text.push(format!("Nodes searched: {total}"));
-                        (id, Ok(text.join("\n")))
-                    }
-                    None => (id, stopped(job)),
-                },
+                let best = done.best.as_deref().unwrap_or("none");
+                match done.ponder.filter(|_| name_ponder) {
+                    Some(ponder) => out.line(&format!("bestmove {best} ponder {ponder}")),
+                    None => out.line(&format!("bestmove {best}")),
+                }
+            }
+        };
+        // Refused limits (a search move that is not legal) are answered, nothing starts.
+        let check = self.engine.check_request(&search);
+        if let Err(e) = check {
+            self.reply(id, Err(e.into()));
+            return;
+        }
+        if !genmove {
+            self.reply(id, Ok(String::new()));
+        }
+        // `genmove`'s answer is its reply: what follows it waits for it.
+        let kind = if genmove {
+            WorkKind::Reply
+        } else {
+            WorkKind::Search
+        };
+        if let Err(e) = self.engine.go(search, genmove, kind, events) {
+            log::error!("a checked search was refused: {e}");
+        }
+    }
+
+    /// Starts a count (`perft`, `divide`) on the work thread; its reply comes when done.
+    fn count(&mut self, id: Option<&str>, depth: u32, divide: bool) {
+        let out = self.out.clone();
+        let id = id.map(String::from);
+        self.engine.count(depth, divide, move |counted| {
+            let (ok, text) = match counted {
+                Ok(Count::Total(nodes)) => (true, nodes.to_string()),
+                Ok(Count::PerMove(lines)) => {
+                    let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                    let mut text: Vec<String> =
+                        lines.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+                    text.push(format!("Nodes searched: {total}"));
+                    (true, text.join("\n"))
+                }
+                Err(stopped) => (false, stopped.to_string()),
             };
-            job.finish();
-            let (id, result) = reply;
-            out.send(&frame(
-                id.as_deref(),
-                result.is_ok(),
-                &result.unwrap_or_else(|e| e),
-            ));
+            out.send(&frame(id.as_deref(), ok, &text));
         });
     }
 }
+
+/// The words that end a `searchmoves` list.
+const GO_WORDS: &[&str] = &[
+    "depth",
+    "nodes",
+    "movetime",
+    "movestogo",
+    "mate",
+    "infinite",
+    "ponder",
+    "time",
+    "inc",
+    "searchmoves",
+];
 
 fn pong(args: &[String]) -> String {
     match args.first() {
@@ -646,25 +470,14 @@ fn serve_lines(
     lines: &std::sync::mpsc::Receiver<Input>,
     bounds: Bounds,
 ) {
-    let hash_mib = DEFAULT_HASH_MIB.min(bounds.hash_mib);
-    let mut table = new_table(games::DEFAULT, hash_mib).expect("a game");
-    within_table_limit(&mut *table, bounds.table_limit);
-    let mut worker = Worker::new(table);
-    worker.limit_work(bounds.work);
-    let mut daemon = Daemon {
-        out,
-        worker,
-        hash_mib,
-        threads: 1,
-        move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-        bounds,
-    };
+    let engine = Engine::new(games::NAMES.to_vec(), OptionScope::CurrentGame, bounds);
+    let mut daemon = Daemon { out, engine };
     session::run(&mut daemon, first, lines);
 }
 
 impl session::Dialect for Daemon {
-    fn worker(&mut self) -> &mut Worker {
-        &mut self.worker
+    fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     fn kind(&self, line: &str) -> Kind {
@@ -672,6 +485,7 @@ impl session::Dialect for Daemon {
             Some(request) => match request.command.as_str() {
                 "stop" => Kind::Stop,
                 "isready" | "ping" => Kind::Beside,
+                "ponderhit" => Kind::Stop,
                 "quit" => Kind::Quit,
                 "go" | "genmove" | "perft" | "divide" => Kind::Work,
                 _ => Kind::Ordered,
@@ -689,7 +503,7 @@ impl session::Dialect for Daemon {
             Some(request) => self.handle(request),
             None => {
                 if let Some(id) = request::lone_id(line) {
-                    self.reply(Some(id), Err("the request has an id but no command".into()));
+                    self.reply(Some(id), Err(RequestError::IdWithoutCommand));
                 }
                 Flow::Continue
             }
@@ -700,11 +514,12 @@ impl session::Dialect for Daemon {
         // The id, when the line has one, is read past the invalid bytes after it.
         let request = text.and_then(request::parse);
         let id = request.as_ref().and_then(|r| r.id.as_deref());
-        self.reply(id, Err(problem.to_string()));
+        self.reply(id, Err(RequestError::Unreadable(problem.to_string())));
     }
 
     fn hung_up(&self) -> bool {
-        self.bounds
+        self.engine
+            .bounds()
             .hang_up
             .as_ref()
             .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Acquire))

@@ -18,12 +18,13 @@
 //!
 //! - `request`: reading a request line (nom);
 //! - `session`: the order in which every dialect serves requests, and the end of input;
-//! - `table`: one game's state behind an object-safe interface, for all three games;
-//! - `worker`: what every dialect shares: the reader thread, the writer, the game and
-//!   the work thread;
+//! - `io`: the reader thread and the one writer;
 //! - `daemon`: the native protocol's command loop; the first line may choose a dialect:
 //! - `uci`: UCI (Fairy-Stockfish conventions) and UGI (cutegames);
 //! - `cecp`: CECP, the XBoard/WinBoard protocol.
+//!
+//! Every dialect talks to one [`crate::engine::Engine`]: the game, the options and the
+//! search are there; the dialects keep their grammar and their wording.
 
 use serde::{Deserialize, Serialize};
 
@@ -69,14 +70,19 @@ impl Dialect {
     }
 }
 
+/// The `info` line of the root move a search is on, as the native protocol and UCI
+/// write it.
+fn current_move_line(depth: u32, mv: &str, number: usize) -> String {
+    format!("info depth {depth} currmove {mv} currmovenumber {number}")
+}
+
 mod cecp;
 mod daemon;
+mod io;
 mod request;
 mod session;
-mod table;
 mod uci;
-mod worker;
 
-pub use daemon::{Bounds, serve, serve_native};
-pub use table::TableError;
-pub use worker::{MAX_LINE, mate_verdict, parse_hash};
+pub use daemon::{serve, serve_native};
+pub use io::MAX_LINE;
+pub use request::RequestError;

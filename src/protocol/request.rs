@@ -1,4 +1,9 @@
-//! Reading request lines: `[id] command [args...]`.
+//! Reading request lines: `[id] command [args...]`, and why a request is refused.
+
+use std::fmt;
+
+use crate::engine::{EngineError, TableError, quote};
+use crate::game::quoted;
 
 use nom::{
     IResult, Parser,
@@ -48,22 +53,107 @@ pub fn parse(line: &str) -> Option<Request> {
     })
 }
 
+/// Why a request was refused: its own form, or the engine's refusal of what it asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RequestError {
+    /// The engine refused.
+    Engine(EngineError),
+    /// The request is not in its command's form; the text says what the form is.
+    Usage(String),
+    UnknownCommand(String),
+    /// A word that is not one of those the command takes.
+    NotOneOf {
+        what: &'static str,
+        takes: &'static str,
+        text: String,
+    },
+    /// A number from `least` to `most` is missing (`text` none) or is not one.
+    Number {
+        what: &'static str,
+        least: u64,
+        most: u64,
+        text: Option<String>,
+    },
+    /// An id and nothing else.
+    IdWithoutCommand,
+    /// A line that is no request (too long, not UTF-8): why.
+    Unreadable(String),
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestError::Engine(e) => e.fmt(f),
+            RequestError::Usage(text) | RequestError::Unreadable(text) => f.write_str(text),
+            RequestError::UnknownCommand(name) => write!(f, "unknown command: {}", quoted(name)),
+            RequestError::NotOneOf { what, takes, text } => {
+                write!(f, "{what} takes {takes}, not {}", quote(text))
+            }
+            RequestError::Number {
+                what, text: None, ..
+            } => write!(f, "{what} is missing"),
+            RequestError::Number {
+                what,
+                least,
+                most,
+                text: Some(text),
+            } => write!(
+                f,
+                "{what} must be a number from {least} to {most}, not {}",
+                quote(text)
+            ),
+            RequestError::IdWithoutCommand => f.write_str("the request has an id but no command"),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+impl From<EngineError> for RequestError {
+    fn from(e: EngineError) -> Self {
+        RequestError::Engine(e)
+    }
+}
+
+impl From<TableError> for RequestError {
+    fn from(e: TableError) -> Self {
+        RequestError::Engine(e.into())
+    }
+}
+
 /// The deepest count (`perft`, `divide`, UCI's `go perft`).
 pub const MAX_COUNT_DEPTH: u32 = 64;
 
+/// Reads a number from `least` to `most`.
+pub fn number(
+    what: &'static str,
+    text: Option<&str>,
+    least: u64,
+    most: u64,
+) -> Result<u64, RequestError> {
+    let refused = |text: Option<&str>| RequestError::Number {
+        what,
+        least,
+        most,
+        text: text.map(String::from),
+    };
+    let text = text.ok_or_else(|| refused(None))?;
+    text.parse::<u64>()
+        .ok()
+        .filter(|n| (least..=most).contains(n))
+        .ok_or_else(|| refused(Some(text)))
+}
+
 /// Reads the depth of a count, `least` to [`MAX_COUNT_DEPTH`]: every dialect words its
 /// refusal this way.
-pub fn count_depth(text: Option<&str>, least: u32) -> Result<u32, String> {
-    let text = text.ok_or("the depth is missing")?;
-    text.parse::<u32>()
-        .ok()
-        .filter(|d| (least..=MAX_COUNT_DEPTH).contains(d))
-        .ok_or_else(|| {
-            format!(
-                "the depth must be a number from {least} to {MAX_COUNT_DEPTH}, not {:?}",
-                crate::game::quoted(text)
-            )
-        })
+pub fn count_depth(text: Option<&str>, least: u32) -> Result<u32, RequestError> {
+    number(
+        "the depth",
+        text,
+        u64::from(least),
+        u64::from(MAX_COUNT_DEPTH),
+    )
+    .map(|d| d as u32)
 }
 
 /// The words of a line (runs of characters other than spaces and tabs).
@@ -93,7 +183,7 @@ pub fn option_setting(args: &[String]) -> Option<(String, String)> {
 
 /// The arguments of `position startpos|fen <position> [moves ...]`: the position
 /// (`None`: the start) and the moves.
-pub fn position_setup(args: &[String]) -> Result<(Option<String>, &[String]), String> {
+pub fn position_setup(args: &[String]) -> Result<(Option<String>, &[String]), RequestError> {
     let (setup, moves) = match args.iter().position(|a| a == "moves") {
         Some(i) => (&args[..i], &args[i + 1..]),
         None => (args, &args[args.len()..]),
@@ -101,7 +191,9 @@ pub fn position_setup(args: &[String]) -> Result<(Option<String>, &[String]), St
     match setup.first().map(String::as_str) {
         Some("startpos") if setup.len() == 1 => Ok((None, moves)),
         Some("fen") if setup.len() > 1 => Ok((Some(setup[1..].join(" ")), moves)),
-        _ => Err("position takes startpos or fen <position>, then moves ...".into()),
+        _ => Err(RequestError::Usage(
+            "position takes startpos or fen <position>, then moves ...".into(),
+        )),
     }
 }
 

@@ -22,7 +22,8 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-use super::worker::{Input, MAX_LINE, WorkKind, Worker};
+use super::io::{Input, MAX_LINE};
+use crate::engine::{Engine, WorkKind};
 
 /// How a request relates to running work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +62,7 @@ pub enum Line {
 
 /// One protocol's requests, served by [`run`].
 pub trait Dialect {
-    fn worker(&mut self) -> &mut Worker;
+    fn engine(&mut self) -> &mut Engine;
     /// How the request on this line relates to running work.
     fn kind(&self, line: &str) -> Kind;
     /// Serves one request. An [`Kind::Ordered`] one is only given when no work runs.
@@ -86,7 +87,7 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
     let mut first = first;
     loop {
         if dialect.hung_up() {
-            dialect.worker().stop();
+            dialect.engine().stop();
             return;
         }
         // Serve, in order, whatever the running work lets through.
@@ -94,7 +95,7 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
             if dialect.hung_up() {
                 break;
             }
-            if !admits(dialect.worker().running(), *kind) {
+            if !admits(dialect.engine().running(), *kind) {
                 break;
             }
             let (_, line) = waiting.pop_front().expect("a request waits");
@@ -103,13 +104,13 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
             }
         }
         if ended {
-            let worker = dialect.worker();
-            if worker.endless() {
+            let engine = dialect.engine();
+            if engine.endless() {
                 // Only a stop would end it, and no stop can come any more.
-                worker.stop();
-            } else if worker.busy() {
+                engine.stop();
+            } else if engine.busy() {
                 // Waits in steps, so that a client hanging up is noticed.
-                worker.wait_for(POLL * 20);
+                engine.wait_for(POLL * 20);
             } else if waiting.is_empty() {
                 return;
             }
@@ -149,9 +150,9 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
         };
         let now = match kind {
             Kind::Stop => !waiting.iter().any(|(k, _)| *k == Kind::Work),
-            Kind::Beside => admits(dialect.worker().running(), kind),
+            Kind::Beside => admits(dialect.engine().running(), kind),
             Kind::Ordered | Kind::Work | Kind::Quit => {
-                waiting.is_empty() && admits(dialect.worker().running(), kind)
+                waiting.is_empty() && admits(dialect.engine().running(), kind)
             }
         };
         if !now {

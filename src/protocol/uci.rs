@@ -9,18 +9,17 @@
 //! `info string error: <reason>` and changes nothing.
 
 use std::sync::mpsc::Receiver;
-use std::time::Duration;
 
 use super::Dialect;
-use super::request::{self, option_setting, position_setup, words};
+use super::io::{Input, Writer};
+use super::request::{self, RequestError, option_setting, position_setup, words};
 use super::session::{self, Flow, Kind};
-use super::worker::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, Input, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
-    WorkKind, Worker, Writer, games_served, new_table, parse_hash, parse_move_overhead,
-    parse_threads,
+use crate::engine::{
+    self, Bounds, Count, Engine, EngineError, Event, LimitError, OptionScope, SearchRequest, Table,
+    WorkKind, games_served,
 };
 use crate::game::quoted;
-use crate::search::{Clock, Info, Limits, Score};
+use crate::search::{Info, Score};
 
 /// The `go` words followed by a number.
 const GO_NUMBERS: &[&str] = &[
@@ -41,9 +40,6 @@ const GO_NUMBERS: &[&str] = &[
 /// The other `go` words.
 const GO_WORDS: &[&str] = &["infinite", "ponder", "searchmoves", "perft"];
 
-/// The longest mate `go mate` looks for, in moves: its plies fit the deepest search.
-const MAX_MATE_MOVES: u32 = 32;
-
 /// A report as UCI gives it: mates in moves (`mate 3`: the side to move mates with its
 /// third move; `mate -2`: it is mated after its second), where ludus counts plies.
 fn in_moves(info: &Info) -> Info {
@@ -63,7 +59,7 @@ fn is_go_keyword(word: &str) -> bool {
 }
 
 /// What a variant change reports, as Fairy-Stockfish does: board size and start.
-fn variant_line(table: &dyn super::table::Table) -> String {
+fn variant_line(table: &dyn Table) -> String {
     let descriptor = table.descriptor();
     let (files, ranks) = descriptor.board;
     format!(
@@ -74,18 +70,19 @@ fn variant_line(table: &dyn super::table::Table) -> String {
     )
 }
 
+/// The name UCI lists an option by: `MoveOverhead`, as UCI engines have long spelt it.
+fn uci_name(name: &str) -> &str {
+    if name == "Move Overhead" {
+        "MoveOverhead"
+    } else {
+        name
+    }
+}
+
 struct Session {
     dialect: Dialect,
-    /// The games these dialects serve, in registry order (the first is the default).
-    games: Vec<&'static str>,
     out: Writer,
-    worker: Worker,
-    game: &'static str,
-    hash_mib: usize,
-    threads: usize,
-    move_overhead: Duration,
-    /// Rule and engine options set, by name: applied again to a new game that has them.
-    settings: Vec<(String, String)>,
+    engine: Engine,
 }
 
 impl Session {
@@ -97,173 +94,64 @@ impl Session {
         let out = &self.out;
         out.line(&format!("id name ludus {}", env!("CARGO_PKG_VERSION")));
         out.line("id author the ludus developers");
+        let games = self.engine.games().to_vec();
         out.line(&format!(
             "option name {} type combo default {} var {}",
             self.dialect.variant_option().expect("a UCI dialect"),
-            self.game,
-            self.games.join(" var ")
-        ));
-        out.line(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
-        ));
-        out.line(&format!(
-            "option name Threads type spin default 1 min 1 max {}",
-            crate::search::MAX_THREADS
-        ));
-        out.line(&format!(
-            "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            self.engine.table().game(),
+            games.join(" var ")
         ));
         // The options of every game served: a client lists them once, before choosing.
-        let mut seen = Vec::new();
-        for game in &self.games {
-            let table = new_table(game, 1).expect("a game served");
-            for o in table.engine_options() {
-                if !seen.contains(&o.name) {
-                    seen.push(o.name);
-                    out.line(&o.listing());
-                }
-            }
-            for o in table.rule_options() {
-                if !seen.contains(&o.name) {
-                    seen.push(o.name);
-                    out.line(&format!(
-                        "option name {} type string default {}",
-                        o.name, o.default
-                    ));
-                }
-            }
+        for spec in self.engine.options() {
+            out.line(&spec.uci_line(uci_name(spec.name)));
         }
+        out.line("option name UCI_AnalyseMode type check default false");
         out.line(&format!("{}ok", self.dialect.name()));
     }
 
-    /// Switches to `game` with the options set so far; its memory is taken now.
-    fn switch_game(&mut self, game: &'static str) -> Result<(), String> {
-        let mut table = self.new_game_table(game);
-        let taken = table.set_hash(self.hash_mib);
-        self.worker.set_table(table);
-        self.game = game;
-        taken.map_err(String::from)
-    }
-
-    /// A new table of `game` with the options set so far.
-    fn new_game_table(&self, game: &'static str) -> Box<dyn super::table::Table> {
-        let mut table = new_table(game, self.hash_mib).expect("a game served");
-        table.set_threads(self.threads);
-        for (name, value) in &self.settings {
-            let known = |n: &str| n.eq_ignore_ascii_case(name);
-            if table.engine_options().iter().any(|o| known(o.name)) {
-                let _ = table.set_engine_option(name, value);
-            } else if table.rule_options().iter().any(|o| known(o.name)) {
-                let _ = table.set_rule(name, value);
-            }
-        }
-        table
-    }
-
-    fn set_option(&mut self, args: &[String]) -> Result<(), String> {
-        let (name, value) = option_setting(args).ok_or("setoption name <name> [value <value>]")?;
+    fn set_option(&mut self, args: &[String]) -> Result<(), RequestError> {
+        let (name, value) = option_setting(args).ok_or_else(|| {
+            RequestError::Usage("setoption name <name> [value <value>]".to_string())
+        })?;
         let lower = name.to_ascii_lowercase().replace(' ', "");
         match lower.as_str() {
             "uci_variant" | "ugi_variant" | "variant" => {
-                let game = *self
-                    .games
-                    .iter()
-                    .find(|g| g.eq_ignore_ascii_case(&value))
-                    .ok_or_else(|| {
-                        format!(
-                            "unknown variant {:?} ({})",
-                            quoted(&value),
-                            self.games.join(", ")
-                        )
-                    })?;
-                let taken = self.switch_game(game);
-                self.out.line(&variant_line(self.worker.table()));
-                taken?;
-            }
-            "hash" => {
-                let taken = self.worker.table().set_hash(parse_hash(&value)?);
-                self.hash_mib = self.worker.table().hash_mib();
-                taken?;
-            }
-            "threads" => {
-                self.threads = parse_threads(&value, crate::search::MAX_THREADS)?;
-                self.worker.table().set_threads(self.threads);
-            }
-            "moveoverhead" => self.move_overhead = parse_move_overhead(&value)?,
-            _ => {
-                // A rule or engine option: of the current game, or kept for the other.
-                let table = self.worker.table();
-                let known = |n: &str| n.eq_ignore_ascii_case(&name);
-                if table.engine_options().iter().any(|o| known(o.name)) {
-                    table.set_engine_option(&name, &value)?;
-                } else if table.rule_options().iter().any(|o| known(o.name)) {
-                    table.set_rule(&name, &value)?;
-                } else {
-                    // The other game's option: checked on a table of that game.
-                    let mut checked = false;
-                    for g in &self.games {
-                        let mut other = new_table(g, 1).expect("a game served");
-                        if other.engine_options().iter().any(|o| known(o.name)) {
-                            other.set_engine_option(&name, &value)?;
-                            checked = true;
-                        } else if other.rule_options().iter().any(|o| known(o.name)) {
-                            other.set_rule(&name, &value)?;
-                            checked = true;
-                        }
-                    }
-                    if !checked {
-                        return Err(format!("unknown option {:?}", quoted(&name)));
-                    }
+                let taken = self.engine.set_game(&value);
+                if matches!(taken, Err(EngineError::UnknownGame { .. })) {
+                    return Ok(taken?);
                 }
-                self.settings
-                    .retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
-                self.settings.push((name, value));
+                self.out.line(&variant_line(self.engine.table()));
+                taken?;
             }
+            // Analysis changes nothing in how ludus searches.
+            "uci_analysemode" => {
+                engine::parse_check("UCI_AnalyseMode", &value)?;
+            }
+            _ => self.engine.set_option(&name, &value)?,
         }
         Ok(())
     }
 
     /// `position startpos|fen <position> [moves ...]`. A position of the other game
-    /// switches the game (UGI has no variant command; the position says which it is).
-    fn position(&mut self, args: &[String]) -> Result<(), String> {
+    /// switches the game (UGI has no variant command; the position says which).
+    fn position(&mut self, args: &[String]) -> Result<(), RequestError> {
         let (fen, moves) = position_setup(args)?;
-        if let Some(text) = &fen
-            && !self.worker.table().reads_position(text)
-            && let Some(&game) = self.games.iter().find(|g| {
-                **g != self.game && new_table(g, 1).is_some_and(|t| t.reads_position(text))
-            })
-        {
-            // The other game's position: switched to only if the whole command holds.
-            let mut table = self.new_game_table(game);
-            table.set_position(fen.as_deref(), moves)?;
-            // The new game's memory is taken now, not in its first search's clock.
-            if let Err(e) = table.set_hash(self.hash_mib) {
-                self.error(&e.to_string());
-            }
-            self.worker.set_table(table);
-            self.game = game;
-            return Ok(());
-        }
-        self.worker
-            .table()
-            .set_position(fen.as_deref(), moves)
-            .map_err(String::from)
+        Ok(self
+            .engine
+            .set_position_of_any_game(fen.as_deref(), moves)?)
     }
 
-    /// The limits of `go`: both dialects' clock names, and the rest as in UCI. A `go`
-    /// always searches: what cannot be used is reported by `info string warning` and
-    /// left out (negative times count as 0, as GUIs send for an overstepped clock;
-    /// `searchmoves`, `ponder` and `mate` are not supported).
-    fn limits(&mut self, args: &[String]) -> Limits {
-        let mover = self.worker.table().mover();
-        let mut limits = Limits {
-            move_overhead: self.move_overhead,
-            ..Limits::default()
+    /// The search request of `go`: both dialects' clock names, and the rest as in UCI.
+    /// A `go` always searches: what cannot be used is reported by `info string
+    /// warning` or `error` and left out (negative times count as 0, as GUIs send for an
+    /// overstepped clock).
+    fn search_request(&mut self, args: &[String]) -> SearchRequest {
+        let mut search = SearchRequest {
+            received: Some(std::time::Instant::now()),
+            ..SearchRequest::default()
         };
-        let mut clock = Clock::default();
-        let mut has_clock = false;
         let mut ignored: Vec<&str> = Vec::new();
-        let mut refused: Vec<String> = Vec::new();
+        let mut refused: Vec<LimitError> = Vec::new();
         let mut i = 0;
         while i < args.len() {
             let key = args[i].to_ascii_lowercase();
@@ -271,11 +159,12 @@ impl Session {
             let numeric = GO_NUMBERS.contains(&key.as_str());
             if !numeric {
                 match key.as_str() {
-                    "infinite" => limits.infinite = true,
+                    "infinite" => search.infinite = true,
+                    "ponder" => search.ponder = true,
                     // Its moves run to the next keyword.
                     "searchmoves" => {
-                        ignored.push("searchmoves");
                         while i < args.len() && !is_go_keyword(&args[i]) {
+                            search.searchmoves.push(args[i].clone());
                             i += 1;
                         }
                     }
@@ -296,51 +185,46 @@ impl Session {
                 continue;
             }
             i += 1;
-            let value = text.parse::<i128>().ok().filter(|&n| n <= u64::MAX as i128);
-            let Some(value) = value else {
-                refused.push(format!(
-                    "{key} is out of range (too large): {} (0 to {})",
-                    quoted(text),
-                    u64::MAX
-                ));
-                continue;
+            let number = if text.starts_with('-') {
+                Ok(0)
+            } else {
+                engine::count(&key, Some(text))
             };
-            let small = |max: i128, unit: &str| {
-                if (1..=max).contains(&value) {
-                    Ok(value as u32)
-                } else {
-                    Err(format!(
-                        "{key} is out of range: {} (1 to {max}{unit})",
-                        quoted(text)
-                    ))
+            let number = match number {
+                Ok(n) => n,
+                Err(why) => {
+                    refused.push(why);
+                    continue;
                 }
             };
-            let number = value.max(0) as u64;
-            // Clocks beyond a year mean "no hurry"; Duration arithmetic stays finite.
-            let ms = Duration::from_millis(number.min(365 * 24 * 3_600_000));
-            match key.as_str() {
-                "depth" => match small(64, "") {
-                    Ok(depth) => limits.depth = Some(depth),
-                    Err(why) => refused.push(why),
-                },
-                "nodes" => limits.nodes = Some(number),
-                "movetime" => limits.movetime = Some(ms),
-                "movestogo" => clock.moves_to_go = Some(number.min(u32::MAX as u64) as u32),
-                "mate" => match small(i128::from(MAX_MATE_MOVES), " moves") {
-                    Ok(moves) => limits.mate = Some(moves),
-                    Err(why) => refused.push(why),
-                },
+            let ms = engine::millis(number);
+            let parsed = match key.as_str() {
+                "depth" => engine::depth(Some(text)).map(|d| search.depth = Some(d)),
+                "mate" => engine::mate(Some(text)).map(|m| search.mate = Some(m)),
+                "nodes" => {
+                    search.nodes = Some(number);
+                    Ok(())
+                }
+                "movetime" => {
+                    search.movetime = Some(ms);
+                    Ok(())
+                }
+                "movestogo" => {
+                    search.moves_to_go = Some(number.min(u64::from(u32::MAX)) as u32);
+                    Ok(())
+                }
                 _ => {
                     let player = usize::from(key.starts_with('b') || key.starts_with("p2"));
-                    if player == mover {
-                        has_clock = true;
-                        if key.contains("time") {
-                            clock.remaining = ms;
-                        } else {
-                            clock.increment = ms;
-                        }
+                    if key.contains("time") {
+                        search.time[player] = Some(ms);
+                    } else {
+                        search.increment[player] = Some(ms);
                     }
+                    Ok(())
                 }
+            };
+            if let Err(why) = parsed {
+                refused.push(why);
             }
         }
         if !ignored.is_empty() {
@@ -352,13 +236,10 @@ impl Session {
         for why in refused {
             self.error(&format!("{why}; left out of this go"));
         }
-        if has_clock {
-            limits.clock = Some(clock);
-        }
-        limits
+        search
     }
 
-    fn go(&mut self, args: &[String]) -> Result<(), String> {
+    fn go(&mut self, args: &[String]) -> Result<(), RequestError> {
         // Like every go keyword, without regard to case.
         if args
             .first()
@@ -367,46 +248,54 @@ impl Session {
             // `go perft` lists the moves with their counts, as the native `divide`.
             let depth = request::count_depth(args.get(1).map(String::as_str), 1)?;
             let out = self.out.clone();
-            self.worker.spawn(WorkKind::Reply, false, move |job| {
-                let text = match job.table.divide(depth, job.stop) {
-                    Some(lines) => {
+            self.engine.count(depth, true, move |counted| {
+                let text = match counted {
+                    Ok(Count::PerMove(lines)) => {
                         let total: u64 = lines.iter().map(|(_, n)| n).sum();
                         let mut text: String =
                             lines.iter().map(|(m, n)| format!("{m}: {n}\n")).collect();
                         text.push_str(&format!("\nNodes searched: {total}\n"));
                         text
                     }
-                    None => "info string perft stopped before the count was complete\n".into(),
+                    Ok(Count::Total(nodes)) => format!("\nNodes searched: {nodes}\n"),
+                    Err(_) => "info string perft stopped before the count was complete\n".into(),
                 };
-                job.finish();
                 out.send(&text);
             });
             return Ok(());
         }
-        let mut limits = self.limits(args);
-        limits.received = Some(std::time::Instant::now());
-        let endless = limits.endless();
-        let out = self.out.clone();
-        if let Err(e) = self.worker.prepare_search() {
+        let mut search = self.search_request(args);
+        if let Err(e) = self.engine.check_request(&search) {
+            // A GUI waits for the bestmove: the search goes on over every move.
+            self.error(&format!("{e}; searching every move"));
+            search.searchmoves.clear();
+        }
+        if let Err(e) = self.engine.prepare_search() {
             // A GUI waits for the bestmove: it comes, from a search without a table.
             self.error(&e.to_string());
         }
-        self.worker.spawn(WorkKind::Search, endless, move |job| {
-            let info_out = out.clone();
-            let mut info = |info: &Info| info_out.line(&in_moves(info).to_string());
-            let searched = job.search(limits, &mut info);
-            job.finish();
-            if let Some(verdict) = searched.mate_verdict {
-                out.line(&format!("info string {verdict}"));
+        let out = self.out.clone();
+        let events = move |event: Event| match event {
+            Event::Info(info) => out.line(&in_moves(&info).to_string()),
+            Event::CurrentMove { depth, mv, number } => {
+                out.line(&super::current_move_line(depth, &mv, number))
             }
-            let best = searched.best;
-            out.line(&format!("bestmove {}", best.as_deref().unwrap_or("(none)")));
-        });
-        Ok(())
+            Event::Done(done) => {
+                if let Some(verdict) = done.mate_verdict {
+                    out.line(&format!("info string {verdict}"));
+                }
+                let best = done.best.as_deref().unwrap_or("(none)");
+                match done.ponder {
+                    Some(ponder) => out.line(&format!("bestmove {best} ponder {ponder}")),
+                    None => out.line(&format!("bestmove {best}")),
+                }
+            }
+        };
+        Ok(self.engine.go(search, false, WorkKind::Search, events)?)
     }
 
-    fn query(&mut self, args: &[String]) -> Result<String, String> {
-        let table = self.worker.table();
+    fn query(&mut self, args: &[String]) -> Result<String, RequestError> {
+        let table = self.engine.table();
         let answer = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
             Some("gameover") => table.is_over().to_string(),
             Some("p1turn") => (table.mover() == 0).to_string(),
@@ -418,7 +307,11 @@ impl Session {
                     None => "draw".into(),
                 },
             },
-            _ => return Err("query takes gameover, p1turn or result".into()),
+            _ => {
+                return Err(RequestError::Usage(
+                    "query takes gameover, p1turn or result".into(),
+                ));
+            }
         };
         Ok(format!("response {answer}"))
     }
@@ -437,8 +330,8 @@ impl Session {
             "isready" => {
                 // The next search's memory is taken now, as a client expects of
                 // isready, not in the time of its first move.
-                if !self.worker.busy()
-                    && let Err(e) = self.worker.prepare_search()
+                if !self.engine.busy()
+                    && let Err(e) = self.engine.prepare_search()
                 {
                     self.error(&e.to_string());
                 }
@@ -446,16 +339,17 @@ impl Session {
                 Ok(())
             }
             "stop" => {
-                self.worker.stop();
+                self.engine.stop();
                 Ok(())
             }
+            "ponderhit" => self.engine.ponderhit().map_err(RequestError::from),
             "quit" => {
                 // Only a search can run here (see session): it gives its move.
-                self.worker.stop();
+                self.engine.stop();
                 return Flow::Quit;
             }
             "ucinewgame" | "uginewgame" => {
-                self.worker.table().new_game();
+                self.engine.table().new_game();
                 Ok(())
             }
             "setoption" => self.set_option(args),
@@ -463,12 +357,12 @@ impl Session {
             "go" => self.go(args),
             "query" => self.query(args).map(|r| self.out.line(&r)),
             "d" => {
-                let table = self.worker.table();
+                let table = self.engine.table();
                 let text = format!("{}\nFen: {}", table.diagram(), table.fen());
                 self.out.line(&text);
                 Ok(())
             }
-            _ => Err(format!("unknown command \"{}\"", quoted(line))),
+            _ => Err(RequestError::UnknownCommand(line.to_string())),
         };
         if let Err(e) = result {
             self.error(&e.to_string());
@@ -483,21 +377,15 @@ pub fn serve(dialect: Dialect, lines: Receiver<Input>, out: Writer) {
     let mut session = Session {
         dialect,
         out,
-        worker: Worker::new(new_table(games[0], DEFAULT_HASH_MIB).expect("a game")),
-        game: games[0],
-        games,
-        hash_mib: DEFAULT_HASH_MIB,
-        threads: 1,
-        move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-        settings: Vec::new(),
+        engine: Engine::new(games, OptionScope::ServedGames, Bounds::default()),
     };
     session.identify();
     session::run(&mut session, None, &lines);
 }
 
 impl session::Dialect for Session {
-    fn worker(&mut self) -> &mut Worker {
-        &mut self.worker
+    fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     fn kind(&self, line: &str) -> Kind {
@@ -506,7 +394,7 @@ impl session::Dialect for Session {
             .map(|w| w.to_ascii_lowercase())
             .as_deref()
         {
-            Some("stop") => Kind::Stop,
+            Some("stop" | "ponderhit") => Kind::Stop,
             None | Some("uci" | "ugi" | "isready") => Kind::Beside,
             Some("quit") => Kind::Quit,
             Some("go") => Kind::Work,

@@ -1,7 +1,7 @@
 //! How long a search may run, and the stop flag that ends it early.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A player's clock.
@@ -38,6 +38,81 @@ pub struct Limits {
     /// before the search itself (taking the hash table's memory) is counted too.
     /// `None`: from the start of the search.
     pub received: Option<Instant>,
+    /// How many best lines to report (MultiPV); 0 and 1 both mean the best line only.
+    pub multi_pv: usize,
+    /// The root moves to choose among, in the canonical notation; empty: every one.
+    pub searchmoves: Vec<String>,
+    /// Set for a search on the opponent's time: until its hit, the search runs as if
+    /// infinite; from then on under these limits, the clock counting from the hit.
+    pub ponder: Option<Arc<Pondering>>,
+    /// Told which root move the search is on, as GUIs show it (`currmove`): see
+    /// [`RootMoves`].
+    pub root_moves: Option<RootMoves>,
+}
+
+/// Where a search tells which root move it is on: after the first second, at most
+/// every 200 ms, the iteration's depth, the move (canonical) and its number (from 1).
+#[derive(Clone)]
+pub struct RootMoves(pub Arc<TellRootMove>);
+
+/// Tells the depth, the root move and its number.
+pub type TellRootMove = dyn Fn(u32, &str, usize) + Send + Sync;
+
+impl std::fmt::Debug for RootMoves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RootMoves")
+    }
+}
+
+/// After how long a search first tells its root move, and how often at most after.
+pub const ROOT_MOVES_AFTER: Duration = Duration::from_secs(1);
+pub const ROOT_MOVES_EVERY: Duration = Duration::from_millis(200);
+
+/// A search that ponders, and the moment its pondering ended (`ponderhit`).
+#[derive(Debug)]
+pub struct Pondering {
+    since: Instant,
+    /// Nanoseconds from `since` to the hit; [`Pondering::ON`] while it ponders.
+    hit_after: AtomicU64,
+}
+
+impl Pondering {
+    const ON: u64 = u64::MAX;
+
+    pub fn new() -> Pondering {
+        Pondering {
+            since: Instant::now(),
+            hit_after: AtomicU64::new(Pondering::ON),
+        }
+    }
+
+    /// The opponent played the move pondered on: the limits bind from now.
+    pub fn hit(&self) {
+        let after = self
+            .since
+            .elapsed()
+            .as_nanos()
+            .min(u128::from(Pondering::ON - 1));
+        self.hit_after.store(after as u64, Ordering::Release);
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.hit_after.load(Ordering::Acquire) == Pondering::ON
+    }
+
+    /// When the pondering ended, if it has.
+    fn hit_at(&self) -> Option<Instant> {
+        match self.hit_after.load(Ordering::Acquire) {
+            Pondering::ON => None,
+            after => Some(self.since + Duration::from_nanos(after)),
+        }
+    }
+}
+
+impl Default for Pondering {
+    fn default() -> Self {
+        Pondering::new()
+    }
 }
 
 impl Limits {
@@ -97,8 +172,10 @@ pub struct Budget {
     started: Instant,
     /// The optimum time for this move (see [`allocate`]).
     optimum: Option<Duration>,
-    /// Stop at once after this.
-    hard: Option<Instant>,
+    /// Stop at once this long after the clock started.
+    hard: Option<Duration>,
+    /// A pondering search's clock starts at the hit.
+    ponder: Option<Arc<Pondering>>,
     nodes: Option<u64>,
     pub(crate) depth: u32,
     /// A mate search's bound in plies (see [`Limits::mate`]).
@@ -131,11 +208,11 @@ impl Budget {
                 // A fixed time per move is used whole: iterations start until it
                 // has passed.
                 optimum = Some(t);
-                hard = Some(started + t);
+                hard = Some(t);
             } else if let Some(clock) = limits.clock {
                 let (optimum_share, maximum) = allocate(&clock, limits.move_overhead, moves_left);
                 optimum = Some(optimum_share);
-                hard = Some(started + maximum);
+                hard = Some(maximum);
             }
         }
         let mate_plies = limits
@@ -155,6 +232,7 @@ impl Budget {
                 mate_plies.map_or(asked, |plies| asked.min(plies))
             },
             stop: limits.stop.clone(),
+            ponder: limits.ponder.clone(),
             infinite: limits.infinite,
             movetime: limits.movetime.is_some(),
             clock_only: !limits.infinite
@@ -188,10 +266,23 @@ impl Budget {
         {
             return true;
         }
+        let Some(clock_start) = self.clock_start() else {
+            // Pondering: only a stop (or the hit) ends it.
+            return false;
+        };
         if self.nodes.is_some_and(|n| nodes >= n) {
             return true;
         }
-        self.hard.is_some_and(|h| Instant::now() >= h)
+        self.hard.is_some_and(|h| clock_start.elapsed() >= h)
+    }
+
+    /// When the clock started: at the request, or at the hit of a search that
+    /// pondered; `None` while it ponders.
+    fn clock_start(&self) -> Option<Instant> {
+        match &self.ponder {
+            None => Some(self.started),
+            Some(pondering) => pondering.hit_at(),
+        }
     }
 
     /// Whether another iteration may start.
@@ -206,6 +297,9 @@ impl Budget {
         if self.must_stop(nodes) {
             return false;
         }
+        let Some(clock_start) = self.clock_start() else {
+            return true;
+        };
         let Some(optimum) = self.optimum else {
             return true;
         };
@@ -214,7 +308,7 @@ impl Budget {
         } else {
             START_SHARE * scale
         };
-        self.started.elapsed().as_secs_f64() < optimum.as_secs_f64() * share
+        clock_start.elapsed().as_secs_f64() < optimum.as_secs_f64() * share
     }
 
     /// Whether the limits leave the search running until a stop.
@@ -222,8 +316,17 @@ impl Budget {
         self.infinite
     }
 
-    /// An infinite search that ran out of depth still answers only after the stop.
+    /// An infinite search that ran out of depth still answers only after the stop, and
+    /// a pondering one only after the stop or the hit.
     pub fn wait_if_infinite(&self) {
+        let stopped = || {
+            self.stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        };
+        while self.ponder.as_ref().is_some_and(|p| p.is_on()) && !stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
         if self.infinite {
             while !self.must_stop(0) {
                 std::thread::sleep(std::time::Duration::from_millis(1));

@@ -95,6 +95,16 @@ pub fn search<G: MultiPlayerGame>(
     let canonical = G::NOTATIONS[0].1;
     let mut root_moves = Vec::new();
     position.legal_moves(&mut root_moves);
+    // Only the moves asked for, when some are (and any of them is legal).
+    let asked = |m: &G::Move| {
+        limits
+            .searchmoves
+            .contains(&position.format_move(*m, canonical))
+    };
+    if root_moves.iter().any(asked) {
+        root_moves.retain(asked);
+    }
+    let lines_wanted = limits.multi_pv.clamp(1, root_moves.len().max(1));
     // Untried moves are taken from the end: the most promising (captures) first.
     root_moves.sort_by_cached_key(|&m| position.order_key(m));
     let mut tree: Vec<Node<G::Move>> = vec![Node {
@@ -122,6 +132,8 @@ pub fn search<G: MultiPlayerGame>(
             .map(|&m| position.format_move(m, canonical))
             .into_iter()
             .collect(),
+        multi_pv: None,
+        hashfull: None,
     };
     let mut next_report = 4_096;
     // A forced move is searched too, for its scores; when only the clock limits the
@@ -220,13 +232,13 @@ pub fn search<G: MultiPlayerGame>(
         }
         if iterations >= next_report {
             next_report *= 2;
-            info = root_info(&tree, position, deepest, iterations, &budget);
-            report(&info);
+            let lines = root_lines(&tree, position, deepest, iterations, &budget, lines_wanted);
+            info = report_lines(lines, report);
         }
     }
     if searching {
-        info = root_info(&tree, position, deepest, iterations, &budget);
-        report(&info);
+        let lines = root_lines(&tree, position, deepest, iterations, &budget, lines_wanted);
+        info = report_lines(lines, report);
     }
     budget.wait_if_infinite();
     let best = tree[0]
@@ -243,50 +255,77 @@ pub fn search<G: MultiPlayerGame>(
     }
 }
 
-/// The report: the most visited line and its expected rewards (per mille per player).
-fn root_info<G: MultiPlayerGame>(
+/// The reports: the `lines` most visited root moves (best first), each with its most
+/// visited line and its expected rewards (per mille per player).
+fn root_lines<G: MultiPlayerGame>(
     tree: &[Node<G::Move>],
     position: &G,
     deepest: usize,
     iterations: u64,
     budget: &Budget,
-) -> Info {
+    lines: usize,
+) -> Vec<Info> {
     let canonical = G::NOTATIONS[0].1;
-    let mut line = Vec::new();
-    let mut node = 0usize;
-    let mut p = position.clone();
-    while let Some(&child) = tree[node]
-        .children
+    // Most visited first; among equals the later child, as `max_by_key` chooses.
+    let mut ranked: Vec<(usize, u32)> = tree[0].children.iter().copied().enumerate().collect();
+    ranked.sort_by_key(|&(i, c)| std::cmp::Reverse((tree[c as usize].visits, i)));
+    let mut infos: Vec<Info> = ranked
         .iter()
-        .max_by_key(|&&c| tree[c as usize].visits)
-    {
-        let mv = tree[child as usize].mv.expect("a child has a move");
-        line.push(p.format_move(mv, canonical));
-        p.play(mv);
-        node = child as usize;
-        if tree[node].visits < 8 {
-            break;
-        }
+        .take(lines)
+        .enumerate()
+        .map(|(k, &(_, first))| {
+            let mut line = Vec::new();
+            let mut p = position.clone();
+            let mut next = Some(first);
+            while let Some(child) = next {
+                let mv = tree[child as usize].mv.expect("a child has a move");
+                line.push(p.format_move(mv, canonical));
+                p.play(mv);
+                if tree[child as usize].visits < 8 {
+                    break;
+                }
+                next = tree[child as usize]
+                    .children
+                    .iter()
+                    .copied()
+                    .max_by_key(|&c| tree[c as usize].visits);
+            }
+            let n = &tree[first as usize];
+            Info {
+                depth: line.len() as u32,
+                seldepth: deepest as u32,
+                scores: n
+                    .rewards
+                    .iter()
+                    .map(|r| Score::Centi((1000.0 * r / n.visits.max(1) as f64).round() as i32))
+                    .collect(),
+                nodes: iterations,
+                time_ms: budget.elapsed_ms(),
+                pv: line,
+                multi_pv: (lines > 1).then_some(k + 1),
+                hashfull: None,
+            }
+        })
+        .collect();
+    if infos.is_empty() {
+        infos.push(Info {
+            depth: 0,
+            seldepth: deepest as u32,
+            scores: vec![Score::Centi(0); G::PLAYERS.len()],
+            nodes: iterations,
+            time_ms: budget.elapsed_ms(),
+            pv: Vec::new(),
+            multi_pv: None,
+            hashfull: None,
+        });
     }
-    let best = tree[0]
-        .children
-        .iter()
-        .max_by_key(|&&c| tree[c as usize].visits)
-        .map(|&c| &tree[c as usize]);
-    let scores = match best {
-        Some(n) => n
-            .rewards
-            .iter()
-            .map(|r| Score::Centi((1000.0 * r / n.visits.max(1) as f64).round() as i32))
-            .collect(),
-        None => vec![Score::Centi(0); G::PLAYERS.len()],
-    };
-    Info {
-        depth: line.len() as u32,
-        seldepth: deepest as u32,
-        scores,
-        nodes: iterations,
-        time_ms: budget.elapsed_ms(),
-        pv: line,
+    infos
+}
+
+/// Reports the best lines; gives the best one's report.
+fn report_lines(lines: Vec<Info>, report: &mut dyn FnMut(&Info)) -> Info {
+    for info in &lines {
+        report(info);
     }
+    lines.into_iter().next().expect("at least one report")
 }

@@ -26,7 +26,7 @@ pub(crate) mod two_player;
 
 pub use two_player::MAX_THREADS;
 
-pub use limits::{Budget, Clock, Limits};
+pub use limits::{Budget, Clock, Limits, MAX_DEPTH, Pondering, RootMoves};
 pub use tt::MemoryError;
 
 use crate::game::OptionError;
@@ -90,6 +90,11 @@ pub struct Info {
     pub time_ms: u64,
     /// The principal variation in the game's canonical notation.
     pub pv: Vec<String>,
+    /// With MultiPV: which line this is (1 the best).
+    pub multi_pv: Option<usize>,
+    /// How full the transposition table is with this search's entries, per mille
+    /// (searches that have one).
+    pub hashfull: Option<u32>,
 }
 
 impl Info {
@@ -101,6 +106,9 @@ impl Info {
 impl fmt::Display for Info {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "info depth {} seldepth {}", self.depth, self.seldepth)?;
+        if let Some(k) = self.multi_pv {
+            write!(f, " multipv {k}")?;
+        }
         match self.scores.as_slice() {
             [one] => write!(f, " score {one}")?,
             many => {
@@ -113,13 +121,11 @@ impl fmt::Display for Info {
                 }
             }
         }
-        write!(
-            f,
-            " nodes {} nps {} time {}",
-            self.nodes,
-            self.nps(),
-            self.time_ms
-        )?;
+        write!(f, " nodes {} nps {}", self.nodes, self.nps())?;
+        if let Some(permille) = self.hashfull {
+            write!(f, " hashfull {permille}")?;
+        }
+        write!(f, " time {}", self.time_ms)?;
         if !self.pv.is_empty() {
             write!(f, " pv {}", self.pv.join(" "))?;
         }

@@ -93,7 +93,20 @@ impl Searcher {
         let canonical = G::NOTATIONS[0].1;
         let mut moves = Vec::new();
         position.legal_moves(&mut moves);
+        // Only the moves asked for, when some are (and any of them is legal).
+        if moves.iter().any(|&m| {
+            limits
+                .searchmoves
+                .contains(&position.format_move(m, canonical))
+        }) {
+            moves.retain(|&m| {
+                limits
+                    .searchmoves
+                    .contains(&position.format_move(m, canonical))
+            });
+        }
         self.sort(position, &mut moves);
+        let lines_wanted = limits.multi_pv.clamp(1, moves.len().max(1));
         let mut best = moves.first().copied();
         let mut info = Info {
             depth: 0,
@@ -109,6 +122,8 @@ impl Searcher {
                 .iter()
                 .map(|&m| position.format_move(m, canonical))
                 .collect(),
+            multi_pv: None,
+            hashfull: None,
         };
         // A forced move is searched too, for its scores (as two-player searches do).
         if moves.len() == 1 {
@@ -116,10 +131,16 @@ impl Searcher {
         }
         if position.outcome().is_none() && !moves.is_empty() {
             for depth in 1..=budget.depth {
-                let mut alpha = -INFINITY;
-                let mut iteration_best = None;
-                let mut iteration_values = Vec::new();
+                // The best lines so far, best first: each move searched with the
+                // window above the last of them, so that a move that cannot enter
+                // them is cut off (with one line, the best so far).
+                let mut lines: Vec<(Value, G::Move, Vec<Value>)> = Vec::new();
                 for &mv in &moves {
+                    let alpha = if lines.len() < lines_wanted {
+                        -INFINITY
+                    } else {
+                        lines[lines_wanted - 1].0
+                    };
                     position.play(mv);
                     let (value, values) =
                         self.node(position, depth - 1, alpha, INFINITY, root, &budget);
@@ -127,29 +148,41 @@ impl Searcher {
                     if self.stopped {
                         break;
                     }
-                    if value > alpha || iteration_best.is_none() {
-                        alpha = value.max(alpha);
-                        iteration_best = Some(mv);
-                        iteration_values = values;
+                    if value > alpha || lines.is_empty() {
+                        let at = lines
+                            .iter()
+                            .position(|l| l.0 < value)
+                            .unwrap_or(lines.len());
+                        lines.insert(at, (value, mv, values));
+                        lines.truncate(lines_wanted);
                     }
                 }
                 if self.stopped {
                     break;
                 }
-                if let Some(mv) = iteration_best {
+                if let Some(&(_, mv, _)) = lines.first() {
                     best = Some(mv);
-                    // Search the best move first next time.
-                    let at = moves.iter().position(|&m| m == mv).unwrap_or(0);
-                    moves[..=at].rotate_right(1);
-                    info = Info {
-                        depth,
-                        seldepth: depth,
-                        scores: iteration_values.into_iter().map(Score::Centi).collect(),
-                        nodes: self.nodes,
-                        time_ms: budget.elapsed_ms(),
-                        pv: vec![position.format_move(mv, canonical)],
-                    };
-                    report(&info);
+                    // Search the best moves first next time, in their order.
+                    for &(_, line_move, _) in lines.iter().rev() {
+                        let at = moves.iter().position(|&m| m == line_move).unwrap_or(0);
+                        moves[..=at].rotate_right(1);
+                    }
+                    for (k, (_, line_move, values)) in lines.into_iter().enumerate() {
+                        let line_info = Info {
+                            depth,
+                            seldepth: depth,
+                            scores: values.into_iter().map(Score::Centi).collect(),
+                            nodes: self.nodes,
+                            time_ms: budget.elapsed_ms(),
+                            pv: vec![position.format_move(line_move, canonical)],
+                            multi_pv: (lines_wanted > 1).then_some(k + 1),
+                            hashfull: None,
+                        };
+                        report(&line_info);
+                        if k == 0 {
+                            info = line_info;
+                        }
+                    }
                 }
                 if !budget.may_deepen(self.nodes) {
                     break;

@@ -19,6 +19,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::{INFINITY, Info, MATE, MATE_BOUND, Score, SearchResult, TreeStats, Value};
 use crate::game::{Game, Player};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 /// What alpha-beta needs from a two-player game beyond the rules.
 pub trait TwoPlayerGame: Game {
@@ -113,6 +114,8 @@ struct Context<'a, G> {
     /// table cutoffs from earlier, selective searches, so that a search to depth `d`
     /// finds every mate within `d` plies.
     exhaustive: bool,
+    /// The main thread tells its root move here (see [`super::RootMoves`]).
+    root_moves: Option<&'a super::RootMoves>,
 }
 
 /// Whether iterative deepening ends after an iteration of `depth` plies that scored
@@ -215,6 +218,12 @@ struct Thread<M> {
     counters: Vec<u32>,
     /// The depth of the iteration running, which bounds the singular extensions.
     root_depth: i32,
+    /// The root moves searched (packed; empty: all), less those excluded: the moves
+    /// of the lines MultiPV has already found in this iteration.
+    root_only: Vec<u32>,
+    root_excluded: Vec<u32>,
+    /// When the root move was last told, from the search's start.
+    root_move_told: Option<Duration>,
     tree: TreeStats,
 }
 
@@ -377,6 +386,9 @@ impl<M: Copy> Thread<M> {
             continuation: vec![0; PIECE_TO_SIZE * PIECE_TO_SIZE],
             counters: vec![0; PIECE_TO_SIZE],
             root_depth: 0,
+            root_only: Vec::new(),
+            root_excluded: Vec::new(),
+            root_move_told: None,
             tree: TreeStats::default(),
         }
     }
@@ -384,6 +396,7 @@ impl<M: Copy> Thread<M> {
     /// Prepares for a new search: killers forgotten, history aged.
     fn begin(&mut self) {
         self.nodes = 0;
+        self.root_move_told = None;
         self.tree = TreeStats::default();
         self.stopped = false;
         self.killers.iter_mut().for_each(|k| *k = [0; 2]);
@@ -450,6 +463,25 @@ impl<M: Copy + Send> Searcher<M> {
         let canonical = G::NOTATIONS[0].1;
         let mut root_moves = Vec::new();
         position.legal_moves(&mut root_moves);
+        // Only the moves asked for, when some are (and any of them is legal).
+        let asked: Vec<G::Move> = root_moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                limits
+                    .searchmoves
+                    .contains(&position.format_move(m, canonical))
+            })
+            .collect();
+        let root_only: Vec<u32> = if asked.is_empty() {
+            Vec::new()
+        } else {
+            asked.iter().map(|&m| G::pack(m)).collect()
+        };
+        if !asked.is_empty() {
+            root_moves = asked;
+        }
+        let lines_wanted = limits.multi_pv.clamp(1, root_moves.len().max(1));
         let mut best: Option<G::Move> = root_moves.first().copied();
         let mut info = Info {
             depth: 0,
@@ -461,6 +493,8 @@ impl<M: Copy + Send> Searcher<M> {
                 .iter()
                 .map(|&m| position.format_move(m, canonical))
                 .collect(),
+            multi_pv: None,
+            hashfull: None,
         };
         if root_moves.len() == 1 {
             budget.forced_move();
@@ -473,6 +507,8 @@ impl<M: Copy + Send> Searcher<M> {
         std::thread::scope(|scope| {
             if !root_moves.is_empty() {
                 for (index, helper) in helpers.iter_mut().enumerate() {
+                    helper.root_only.clone_from(&root_only);
+                    helper.root_excluded.clear();
                     let mut position = position.clone();
                     let (budget, done, helper_nodes) = (&budget, &done, &helper_nodes);
                     scope.spawn(move || {
@@ -483,6 +519,7 @@ impl<M: Copy + Send> Searcher<M> {
                             helper_nodes,
                             oracle,
                             exhaustive,
+                            root_moves: None,
                         };
                         // Every other helper runs one iteration ahead, so that the
                         // threads spread over two depths.
@@ -496,36 +533,72 @@ impl<M: Copy + Send> Searcher<M> {
                     helper_nodes: &helper_nodes,
                     oracle,
                     exhaustive,
+                    root_moves: limits.root_moves.as_ref(),
                 };
-                let mut previous = 0;
+                main.root_only.clone_from(&root_only);
+                // Each line's score in the last iteration, the best first.
+                let mut previous = vec![0; lines_wanted];
                 for depth in 1..=budget.depth {
-                    main.seldepth = 0;
-                    let value = main.aspiration(position, depth, previous, &ctx);
-                    if main.stopped && depth > 1 {
-                        // A partial iteration counts only through what it proved: the
-                        // root's first move (last best) was searched first.
-                        if let Some(first) = main.pv[0].first()
-                            && let Some(&mv) = root_moves.iter().find(|&&m| G::pack(m) == *first)
-                        {
-                            best = Some(mv);
+                    let mut lines: Vec<(Value, Vec<G::Move>, u32)> = Vec::new();
+                    main.root_excluded.clear();
+                    for (k, &guess) in previous.iter().enumerate() {
+                        main.seldepth = 0;
+                        let value = main.aspiration(position, depth, guess, &ctx);
+                        // A stopped first iteration still gives its line.
+                        if main.stopped && (depth > 1 || k > 0) {
+                            break;
+                        }
+                        let line = main.principal_variation(position, &root_moves);
+                        let first = line.first().copied();
+                        lines.push((value, line, main.seldepth.max(depth)));
+                        match first {
+                            Some(first) if !main.stopped => main.root_excluded.push(G::pack(first)),
+                            _ => break,
+                        }
+                    }
+                    main.root_excluded.clear();
+                    if lines.is_empty() {
+                        if main.stopped && depth > 1 {
+                            // A partial iteration counts only through what it proved:
+                            // the root's first move (last best) was searched first.
+                            if let Some(first) = main.pv[0].first()
+                                && let Some(&mv) =
+                                    root_moves.iter().find(|&&m| G::pack(m) == *first)
+                            {
+                                best = Some(mv);
+                            }
                         }
                         break;
                     }
-                    previous = value;
-                    let line = main.principal_variation(position, &root_moves);
-                    if let Some(&first) = line.first() {
+                    // The lines best first (a later one may have scored above an
+                    // earlier one); the best line's move is the best move.
+                    lines.sort_by_key(|line| std::cmp::Reverse(line.0));
+                    for (k, line) in lines.iter().enumerate() {
+                        previous[k] = line.0;
+                    }
+                    let value = lines[0].0;
+                    if let Some(&first) = lines[0].1.first() {
                         clock.iteration(depth, value, best.map(G::pack) != Some(G::pack(first)));
                         best = Some(first);
                     }
-                    info = Info {
-                        depth,
-                        seldepth: main.seldepth.max(depth),
-                        scores: vec![Score::from_value(value)],
-                        nodes: main.nodes + helper_nodes.load(Ordering::Relaxed),
-                        time_ms: budget.elapsed_ms(),
-                        pv: main.format_line(position, &line, canonical),
-                    };
-                    report(&info);
+                    let nodes = main.nodes + helper_nodes.load(Ordering::Relaxed);
+                    let hashfull = tt.hashfull();
+                    for (k, (value, line, seldepth)) in lines.iter().enumerate() {
+                        let line_info = Info {
+                            depth,
+                            seldepth: *seldepth,
+                            scores: vec![Score::from_value(*value)],
+                            nodes,
+                            time_ms: budget.elapsed_ms(),
+                            pv: main.format_line(position, line, canonical),
+                            multi_pv: (lines_wanted > 1).then_some(k + 1),
+                            hashfull: Some(hashfull),
+                        };
+                        report(&line_info);
+                        if k == 0 {
+                            info = line_info;
+                        }
+                    }
                     if main.stopped || !budget.may_deepen_scaled(main.nodes, clock.scale()) {
                         break;
                     }
@@ -533,6 +606,7 @@ impl<M: Copy + Send> Searcher<M> {
                         break;
                     }
                 }
+                main.root_only.clear();
             }
             budget.wait_if_infinite();
             done.store(true, Ordering::Relaxed);
@@ -564,6 +638,39 @@ impl<M: Copy> Thread<M> {
             }
             previous = value;
         }
+    }
+
+    /// Tells the root move being searched, after the first second and at most every
+    /// [`super::limits::ROOT_MOVES_EVERY`].
+    fn tell_root_move<G: TwoPlayerGame<Move = M>>(
+        &mut self,
+        position: &G,
+        mv: M,
+        number: usize,
+        ctx: &Context<G>,
+    ) {
+        let Some(tell) = ctx.root_moves else {
+            return;
+        };
+        let elapsed = Duration::from_millis(ctx.budget.elapsed_ms());
+        if elapsed < super::limits::ROOT_MOVES_AFTER
+            || self
+                .root_move_told
+                .is_some_and(|at| elapsed < at + super::limits::ROOT_MOVES_EVERY)
+        {
+            return;
+        }
+        self.root_move_told = Some(elapsed);
+        (tell.0)(
+            self.root_depth as u32,
+            &position.format_move(mv, G::NOTATIONS[0].1),
+            number,
+        );
+    }
+
+    /// Whether the root searches some of its moves only (searchmoves, MultiPV).
+    fn restricts_root(&self) -> bool {
+        !self.root_only.is_empty() || !self.root_excluded.is_empty()
     }
 
     fn format_line<G: Game>(&self, position: &G, line: &[G::Move], n: G::Notation) -> Vec<String> {
@@ -923,6 +1030,15 @@ impl<M: Copy> Thread<M> {
         if moves.is_empty() {
             return position.no_moves_value(ply);
         }
+        // The root searches only the moves asked for, less the lines found already.
+        let restricted_root = ply == 0 && self.restricts_root();
+        if restricted_root {
+            let (only, excluded) = (&self.root_only, &self.root_excluded);
+            moves.retain(|&m| {
+                let packed = G::pack(m);
+                (only.is_empty() || only.contains(&packed)) && !excluded.contains(&packed)
+            });
+        }
         // The quiet move that last refuted the move before (0: none).
         let counter = self
             .previous_move(ply_index, 1)
@@ -1046,6 +1162,9 @@ impl<M: Copy> Thread<M> {
                             && static_eval + 100 + 100 * lmr_depth <= alpha)
                 };
             }
+            if ply == 0 && ctx.root_moves.is_some() {
+                self.tell_root_move(position, mv, i + 1, ctx);
+            }
             let mover = position.to_move();
             position.play(mv);
             let gives_check = position.in_check();
@@ -1157,6 +1276,10 @@ impl<M: Copy> Thread<M> {
             } else {
                 best_value
             };
+        }
+        if restricted_root {
+            // The value of some root moves only is no value of the position.
+            return best_value;
         }
         let bound = if best_value >= beta {
             Bound::Lower

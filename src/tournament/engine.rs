@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 use crate::protocol::Dialect;
 
 /// One `--engine` argument: `CMD ...`, or `key=value` settings: `cmd=...`,
-/// `name=...`, `proto=native|uci|ugi`, `option.<Name>=<value>`, and `depth=N` or
+/// `name=...`, `proto=native|uci|ugi`, `option.<Name>=<value>`, `ponder=on|off`
+/// (think on the opponent's time, in two-player games), and `depth=N` or
 /// `nodes=N` (the engine's own limit instead of the match's time control). Keys and values with
 /// spaces are quoted: `cmd="./ludus --flag" "option.Endgame Counters"=0`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,6 +32,9 @@ pub struct EngineSpec {
     /// Its own limit, replacing the match's time control for this engine.
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Ponders: thinks on the opponent's time about the reply it expects.
+    #[serde(default)]
+    pub ponder: bool,
 }
 
 fn quoted(input: &str) -> IResult<&str, &str> {
@@ -73,6 +77,7 @@ impl EngineSpec {
             options: Vec::new(),
             depth: None,
             nodes: None,
+            ponder: false,
         };
         for (key, value) in settings {
             match key {
@@ -100,6 +105,18 @@ impl EngineSpec {
                         format!("engine {}: nodes takes a number, not {value:?}", index + 1)
                     })?)
                 }
+                "ponder" => {
+                    spec.ponder = match value.to_ascii_lowercase().as_str() {
+                        "on" | "true" => true,
+                        "off" | "false" => false,
+                        _ => {
+                            return Err(format!(
+                                "engine {}: ponder takes on or off, not {value:?}",
+                                index + 1
+                            ));
+                        }
+                    }
+                }
                 "proto" | "protocol" => {
                     spec.dialect = match value.to_ascii_lowercase().as_str() {
                         "native" => Dialect::Native,
@@ -119,7 +136,7 @@ impl EngineSpec {
                     }
                     _ => {
                         return Err(format!(
-                            "engine {}: unknown setting {key:?} (cmd, name, proto, depth, nodes, option.<name>)",
+                            "engine {}: unknown setting {key:?} (cmd, name, proto, depth, nodes, ponder, option.<name>)",
                             index + 1
                         ));
                     }
@@ -186,6 +203,15 @@ pub struct Engine {
     lines: Receiver<String>,
     /// The game its tables are set up for.
     game: Option<&'static str>,
+    /// The reply it ponders on, while it does.
+    pondering: Option<String>,
+}
+
+/// A move an engine gave, and the reply it expects (to ponder on).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub mv: String,
+    pub ponder: Option<String>,
 }
 
 impl Engine {
@@ -228,6 +254,7 @@ impl Engine {
             child,
             lines,
             game: None,
+            pondering: None,
         })
     }
 
@@ -313,6 +340,9 @@ impl Engine {
                     for (name, value) in &options {
                         self.ask_native(&format!("setoption name {name} value {value}"), timeout)?;
                     }
+                    if self.spec.ponder {
+                        self.ask_native("setoption name Ponder value true", timeout)?;
+                    }
                 }
                 dialect @ (Dialect::Uci | Dialect::Ugi) => {
                     let hello = dialect.name();
@@ -324,10 +354,14 @@ impl Engine {
                     for (name, value) in &options {
                         self.send(&format!("setoption name {name} value {value}"))?;
                     }
+                    if self.spec.ponder {
+                        self.send("setoption name Ponder value true")?;
+                    }
                 }
             }
             self.game = Some(game);
         }
+        self.end_pondering(deadline)?;
         match self.spec.dialect {
             Dialect::Native => self.ask_native(Dialect::Native.new_game(), timeout),
             dialect @ (Dialect::Uci | Dialect::Ugi) => {
@@ -339,9 +373,8 @@ impl Engine {
         }
     }
 
-    /// Asks for a move; returns its text as the engine wrote it. `deadline` is when
-    /// the engine has run out of time (clock plus margin) or stalled.
-    pub fn go(&mut self, go: &Go, deadline: Instant) -> Result<String, Failure> {
+    /// The position and `go` line of a search request.
+    fn request_lines(&self, go: &Go, ponder: bool) -> (String, String) {
         let moves = if go.moves.is_empty() {
             String::new()
         } else {
@@ -349,6 +382,9 @@ impl Engine {
         };
         let position = format!("position fen {}{moves}", go.start);
         let mut limits = Vec::new();
+        if ponder {
+            limits.push("ponder".to_string());
+        }
         if let Some((times, incs)) = &go.clocks {
             for (p, (time, inc)) in times.iter().zip(incs).enumerate() {
                 let (t, i) = (time.as_millis(), inc.as_millis());
@@ -377,8 +413,15 @@ impl Engine {
         if let Some(n) = go.nodes {
             limits.push(format!("nodes {n}"));
         }
-        let go_line = format!("go {}", limits.join(" "));
-        // A move sent when none was asked for is a fault, not the next answer.
+        (
+            position,
+            format!("go {}", limits.join(" ")).trim_end().to_string(),
+        )
+    }
+
+    /// Drops what the engine wrote while no answer was awaited (a pondering search's
+    /// `info` lines, a late reply); a move among it is a fault.
+    fn drain(&mut self) -> Result<(), Failure> {
         while let Ok(line) = self.lines.try_recv() {
             log::debug!("{} > {line}", self.spec.name);
             if line.starts_with("bestmove") {
@@ -387,17 +430,80 @@ impl Engine {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// Asks for a move; returns it as the engine wrote it, with the reply it expects.
+    /// `deadline` is when the engine has run out of time (clock plus margin) or
+    /// stalled. An engine that pondered on the move just played goes on with
+    /// `ponderhit`; one that pondered on another is stopped first.
+    pub fn go(&mut self, go: &Go, deadline: Instant) -> Result<Answer, Failure> {
+        if let Some(expected) = self.pondering.take() {
+            if go.moves.last() == Some(&expected) {
+                self.send("ponderhit")?;
+                return self.bestmove(deadline);
+            }
+            self.pondering = Some(expected);
+            self.end_pondering(deadline)?;
+        }
+        let (position, go_line) = self.request_lines(go, false);
+        // A move sent when none was asked for is a fault, not the next answer.
+        self.drain()?;
         match self.spec.dialect {
             Dialect::Native => self.ask_native(&position, Duration::from_secs(10))?,
             _ => self.send(&position)?,
         }
-        self.send(go_line.trim_end())?;
+        self.send(&go_line)?;
+        self.bestmove(deadline)
+    }
+
+    /// Reads the search's `bestmove <move> [ponder <reply>]`.
+    fn bestmove(&mut self, deadline: Instant) -> Result<Answer, Failure> {
         let line = self.until(deadline, "bestmove", |l| l.starts_with("bestmove"))?;
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
-            ["bestmove", mv, ..] if *mv != "none" && *mv != "(none)" => Ok(mv.to_string()),
+            ["bestmove", mv, rest @ ..] if *mv != "none" && *mv != "(none)" => Ok(Answer {
+                mv: mv.to_string(),
+                ponder: match rest {
+                    ["ponder", reply, ..] => Some(reply.to_string()),
+                    _ => None,
+                },
+            }),
             _ => Err(Failure::Malformed(format!("{line:?} (a move was due)"))),
         }
+    }
+
+    /// Starts pondering: `go` is the position after the engine's move and the reply it
+    /// expects (`expected`), with the clocks as they stand.
+    pub fn ponder(&mut self, go: &Go, expected: &str) -> Result<(), Failure> {
+        let (position, go_line) = self.request_lines(go, true);
+        self.drain()?;
+        match self.spec.dialect {
+            Dialect::Native => self.ask_native(&position, Duration::from_secs(10))?,
+            _ => self.send(&position)?,
+        }
+        self.send(&go_line)?;
+        self.pondering = Some(expected.to_string());
+        Ok(())
+    }
+
+    /// Stops a pondering search (the reply it expected did not come, or the game
+    /// ended) and drops its move.
+    fn end_pondering(&mut self, deadline: Instant) -> Result<(), Failure> {
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        self.send("stop")?;
+        let deadline = deadline.min(Instant::now() + Duration::from_secs(10));
+        self.until(deadline, "bestmove after stop", |l| {
+            l.starts_with("bestmove")
+        })?;
+        if self.spec.dialect == Dialect::Native {
+            // The native `stop` is answered after the move.
+            self.until(deadline, "the reply to stop", |l| l.starts_with('='))?;
+            self.until(deadline, "the reply to stop", |l| l.is_empty())?;
+        }
+        Ok(())
     }
 
     /// Ends the process: `quit`, then a kill if it lingers.

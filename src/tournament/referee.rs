@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{Engine, Go};
+use super::engine::{Engine, EngineSpec, Go};
 use crate::game::{Game, Outcome};
 
 /// How long the engines get.
@@ -109,6 +109,68 @@ struct SeatClock {
     usage: ClockUse,
 }
 
+/// The clocks of a game under a time control.
+struct ClockSetting<'a> {
+    clocks: &'a [SeatClock],
+    increment: Duration,
+    /// Moves per session of the control, if it has sessions.
+    per_session: Option<u32>,
+}
+
+/// The request to the engine of `seat` (`spec`) to move after `moves`, its time
+/// control (the engine's own depth or node limit, or the match's), and when it must
+/// have answered (from `now`).
+fn request<'a, G: Game>(
+    spec: &EngineSpec,
+    start: &'a str,
+    moves: &'a [String],
+    clock: &ClockSetting,
+    seat: usize,
+    settings: &Settings,
+    now: Instant,
+) -> (Go<'a>, TimeControl, Instant) {
+    let mut go = Go {
+        players: G::PLAYERS,
+        start,
+        moves,
+        clocks: None,
+        moves_to_go: None,
+        movetime: None,
+        depth: None,
+        nodes: None,
+    };
+    // An engine with its own depth or node limit plays by it, without a clock.
+    let time_control = match (spec.depth, spec.nodes) {
+        (Some(d), _) => TimeControl::Depth(d),
+        (_, Some(n)) => TimeControl::Nodes(n),
+        _ => settings.time_control,
+    };
+    let deadline = match time_control {
+        TimeControl::Clock { .. } => {
+            let clocks = clock.clocks;
+            go.clocks = Some((
+                clocks.iter().map(|c| c.remaining).collect(),
+                vec![clock.increment; clocks.len()],
+            ));
+            go.moves_to_go = clock.per_session.map(|m| m - clocks[seat].moves_made % m);
+            now + clocks[seat].remaining + settings.margin
+        }
+        TimeControl::MoveTime(t) => {
+            go.movetime = Some(t);
+            now + t + settings.margin
+        }
+        TimeControl::Depth(d) => {
+            go.depth = Some(d);
+            now + settings.stall
+        }
+        TimeControl::Nodes(n) => {
+            go.nodes = Some(n);
+            now + settings.stall
+        }
+    };
+    (go, time_control, deadline)
+}
+
 /// Plays a game from `start` after `opening` (moves already checked), `engines[s]`
 /// playing seat `s`. The caller restarts engines that failed.
 pub fn play<G: Game>(
@@ -165,50 +227,25 @@ pub fn play<G: Game>(
             break Ending::MoveLimit;
         }
         let seat = position.to_move();
-        let mut go = Go {
-            players: G::PLAYERS,
-            start: &start_text,
-            moves: &moves,
-            clocks: None,
-            moves_to_go: None,
-            movetime: None,
-            depth: None,
-            nodes: None,
-        };
         let now = Instant::now();
-        // An engine with its own depth or node limit plays by it, without a clock.
-        let own = &engines[seat].spec;
-        let time_control = match (own.depth, own.nodes) {
-            (Some(d), _) => TimeControl::Depth(d),
-            (_, Some(n)) => TimeControl::Nodes(n),
-            _ => settings.time_control,
+        let clock = ClockSetting {
+            clocks: &clocks,
+            increment,
+            per_session,
         };
-        let deadline = match time_control {
-            TimeControl::Clock { .. } => {
-                go.clocks = Some((
-                    clocks.iter().map(|c| c.remaining).collect(),
-                    vec![increment; clocks.len()],
-                ));
-                go.moves_to_go = per_session.map(|m| m - clocks[seat].moves_made % m);
-                now + clocks[seat].remaining + settings.margin
-            }
-            TimeControl::MoveTime(t) => {
-                go.movetime = Some(t);
-                now + t + settings.margin
-            }
-            TimeControl::Depth(d) => {
-                go.depth = Some(d);
-                now + settings.stall
-            }
-            TimeControl::Nodes(n) => {
-                go.nodes = Some(n);
-                now + settings.stall
-            }
-        };
+        let (go, time_control, deadline) = request::<G>(
+            &engines[seat].spec,
+            &start_text,
+            &moves,
+            &clock,
+            seat,
+            settings,
+            now,
+        );
         let answer = engines[seat].go(&go, deadline);
         let elapsed = now.elapsed();
-        let text = match answer {
-            Ok(text) => text,
+        let (text, expected) = match answer {
+            Ok(answer) => (answer.mv, answer.ponder),
             Err(failure) => {
                 let reason = match (&failure, time_control) {
                     (super::engine::Failure::Stalled(_), TimeControl::Clock { .. }) => {
@@ -256,6 +293,38 @@ pub fn play<G: Game>(
         }
         moves.push(position.format_move(mv, canonical));
         position.play(mv);
+        // An engine that ponders thinks on the reply it expects, on the opponent's time.
+        if let Some(reply) = expected.filter(|_| engines[seat].spec.ponder && G::PLAYERS.len() == 2)
+            && position.outcome().is_none()
+            && let Ok(reply_move) = position.parse_move(&reply)
+        {
+            let mut pondered = moves.clone();
+            let mut after = position.clone();
+            pondered.push(after.format_move(reply_move, canonical));
+            after.play(reply_move);
+            if after.outcome().is_none() {
+                let clock = ClockSetting {
+                    clocks: &clocks,
+                    increment,
+                    per_session,
+                };
+                let (go, _, _) = request::<G>(
+                    &engines[seat].spec,
+                    &start_text,
+                    &pondered,
+                    &clock,
+                    seat,
+                    settings,
+                    Instant::now(),
+                );
+                if let Err(failure) = engines[seat].ponder(&go, &pondered[pondered.len() - 1]) {
+                    break Ending::Forfeit {
+                        seat,
+                        reason: failure.to_string(),
+                    };
+                }
+            }
+        }
     };
     let clocks = match settings.time_control {
         TimeControl::Clock { .. } => clocks.iter().map(|c| c.usage).collect(),

@@ -31,7 +31,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
-use crate::protocol::{self, Bounds};
+use crate::engine::Bounds;
+use crate::protocol;
 
 /// The page and what it loads, all in the binary (the page needs no network).
 const INDEX_HTML: &str = include_str!("page/index.html");

@@ -153,7 +153,13 @@ impl Searchable for Position {
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult<Move> {
         let table = usable_table(engine, position, false);
-        let from_table = table.as_deref().and_then(|t| table_move(t, position));
+        // The table gives one best line over every move; more lines, or some moves
+        // only, are searched (the table still settling every position it covers).
+        let whole_root = limits.multi_pv <= 1 && limits.searchmoves.is_empty();
+        let from_table = table
+            .as_deref()
+            .filter(|_| whole_root)
+            .and_then(|t| table_move(t, position));
         match from_table {
             Some((mv, line, value)) => {
                 let budget = Budget::new(limits);
@@ -174,6 +180,8 @@ impl Searchable for Position {
                     nodes: 1,
                     time_ms: budget.elapsed_ms(),
                     pv,
+                    multi_pv: None,
+                    hashfull: None,
                 };
                 report(&info);
                 budget.wait_if_infinite();

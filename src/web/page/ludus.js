@@ -94,7 +94,8 @@ class Engine {
       } else if (line.startsWith('bestmove ')) {
         const waiting = this.bestmove;
         this.bestmove = null;
-        if (waiting) waiting(line.slice('bestmove '.length).trim());
+        // The move is the first word (a `ponder` move may follow).
+        if (waiting) waiting(line.slice('bestmove '.length).trim().split(/\s+/)[0]);
       }
     }
   }

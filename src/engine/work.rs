@@ -1,190 +1,17 @@
-//! What every dialect shares: the game, the work (a search or a perft count) that runs
-//! on a thread of its own while the command loop keeps answering, and the one writer.
+//! The work thread: a search or a count runs on a thread of its own, holding the game,
+//! while the front end keeps answering; `stop` ends it, and a session's limit on work
+//! stops it as `stop` would.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::table::{Table, TableOf};
-use crate::game::{Descriptor, quoted};
-use crate::games::{self, Play};
+use super::table::Table;
 use crate::search::{Info, Limits, Score};
 
-/// The longest request line accepted, in bytes.
-pub const MAX_LINE: usize = 1 << 20;
-/// Transposition table size at start, in MiB.
-pub const DEFAULT_HASH_MIB: usize = 64;
-pub const MAX_HASH_MIB: usize = 16_384;
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
-pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
-
-/// Reads a `Hash` value (MiB).
-pub fn parse_hash(value: &str) -> Result<usize, String> {
-    value
-        .parse::<usize>()
-        .ok()
-        .filter(|m| (1..=MAX_HASH_MIB).contains(m))
-        .ok_or_else(|| {
-            format!(
-                "Hash takes 1 to {MAX_HASH_MIB} (MiB), not {:?}",
-                quoted(value)
-            )
-        })
-}
-
-/// Reads a `Threads` value: 1 to `max`.
-pub fn parse_threads(value: &str, max: usize) -> Result<usize, String> {
-    value
-        .trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|t| (1..=max).contains(t))
-        .ok_or_else(|| format!("Threads takes 1 to {max}, not {:?}", quoted(value)))
-}
-
-/// Reads a `Move Overhead` value (ms).
-pub fn parse_move_overhead(value: &str) -> Result<std::time::Duration, String> {
-    value
-        .parse::<u64>()
-        .ok()
-        .filter(|m| *m <= MAX_MOVE_OVERHEAD_MS)
-        .map(std::time::Duration::from_millis)
-        .ok_or_else(|| {
-            format!(
-                "Move Overhead takes 0 to {MAX_MOVE_OVERHEAD_MS} (ms), not {:?}",
-                quoted(value)
-            )
-        })
-}
-
-/// Everything written goes through here, one whole message at a time, flushed.
-#[derive(Clone)]
-pub struct Writer(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Writer {
-    pub fn new(output: impl Write + Send + 'static) -> Writer {
-        Writer(Arc::new(Mutex::new(Box::new(output))))
-    }
-
-    pub fn send(&self, text: &str) {
-        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        // A closed output cannot be answered; the input's end will stop us.
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
-    }
-
-    /// Sends `text` as one line.
-    pub fn line(&self, text: &str) {
-        self.send(&format!("{text}\n"));
-    }
-}
-
-/// One item from the reader thread.
-pub enum Input {
-    /// A line without its line end (and without a CR before it).
-    Line(Vec<u8>),
-    /// A line longer than [`MAX_LINE`], skipped; its length.
-    TooLong(usize),
-    End,
-}
-
-/// Reads lines of at most `MAX_LINE` bytes on a thread of its own; longer ones are
-/// skipped, not stored.
-pub fn spawn_reader(input: impl Read + Send + 'static) -> mpsc::Receiver<Input> {
-    let (sender, lines) = mpsc::channel();
-    std::thread::spawn(move || read_lines(input, sender));
-    lines
-}
-
-fn read_lines(input: impl Read, lines: mpsc::Sender<Input>) {
-    let mut reader = BufReader::new(input);
-    let mut line = Vec::new();
-    let mut length = 0usize;
-    let mut first = true;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok([]) | Err(_) => break,
-            Ok(chunk) => chunk,
-        };
-        let (part, ends) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], Some(i + 1)),
-            None => (chunk, None),
-        };
-        length += part.len();
-        if length <= MAX_LINE {
-            line.extend_from_slice(part);
-        }
-        let used = ends.unwrap_or(chunk.len());
-        reader.consume(used);
-        if ends.is_some() {
-            // A CR before the line feed is not part of the request.
-            if line.last() == Some(&b'\r') && length <= MAX_LINE + 1 {
-                line.pop();
-                length -= 1;
-            }
-            let message = if length > MAX_LINE {
-                Input::TooLong(length)
-            } else {
-                Input::Line(std::mem::take(&mut line))
-            };
-            line.clear();
-            let message = without_byte_order_mark(message, &mut first);
-            length = 0;
-            if lines.send(message).is_err() {
-                return;
-            }
-        }
-    }
-    if length > 0 {
-        let message = if length > MAX_LINE {
-            Input::TooLong(length)
-        } else {
-            Input::Line(line)
-        };
-        let _ = lines.send(without_byte_order_mark(message, &mut first));
-    }
-    let _ = lines.send(Input::End);
-}
-
-/// The first line without the UTF-8 byte-order mark that some editors put before it.
-fn without_byte_order_mark(message: Input, first: &mut bool) -> Input {
-    let was_first = std::mem::replace(first, false);
-    match message {
-        Input::Line(mut bytes) if was_first && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) => {
-            bytes.drain(..3);
-            Input::Line(bytes)
-        }
-        other => other,
-    }
-}
-
-/// A new game by name (one of [`games::NAMES`], case-insensitive). Its hash table's
-/// memory is taken when the first search prepares (or at once by [`Table::set_hash`]).
-pub fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
-    struct NewTable(usize);
-    impl games::Visitor for NewTable {
-        type Output = Box<dyn Table>;
-        fn visit<G: Play>(self) -> Box<dyn Table> {
-            Box::new(TableOf::<G>::new(self.0))
-        }
-    }
-    games::visit(game, NewTable(hash_mib))
-}
-
-/// The games whose descriptor `serves` accepts, in registry order.
-pub fn games_served(serves: impl Fn(&Descriptor) -> bool) -> Vec<&'static str> {
-    games::NAMES
-        .iter()
-        .copied()
-        .filter(|name| games::descriptor(name).is_some_and(|d| serves(&d)))
-        .collect()
-}
-
 /// What running work is, for the requests that arrive while it runs (see
-/// [`super::session`]).
+/// [`crate::protocol`]'s order of answers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkKind {
     /// A search started by `go`: it answers on its own (`info`, one `bestmove`), so
@@ -212,29 +39,30 @@ impl Job<'_> {
         self.finished.store(true, Ordering::Release);
     }
 
-    /// What to tell the client when the session's limit on work stopped this work (as
-    /// a `stop` would have): it did not end by its own limits or by a `stop` sent.
-    pub fn limit_notice(&self) -> Option<String> {
+    /// Whether the session's limit on work stopped this work (as a `stop` would
+    /// have): it did not end by its own limits or by a `stop` sent.
+    pub fn stopped_at_limit(&self) -> Option<super::LimitReached> {
         let (limit, reached) = self.limit?;
-        reached.load(Ordering::Acquire).then(|| {
-            format!(
-                "stopped at this session's limit of {} s on a search or count",
-                limit.as_secs_f64()
-            )
-        })
+        reached
+            .load(Ordering::Acquire)
+            .then_some(super::LimitReached(limit))
     }
 
     /// Searches with `limits` (and the stop flag), sending every report to `info`;
-    /// gives the best move in the canonical notation (`None` when there is none) and,
-    /// for a mate search, what it established ([`mate_verdict`]). A failing search is
-    /// logged and gives no move: it still owes its one answer.
+    /// gives the best move in the canonical notation (`None` when there is none), the
+    /// reply it expects and, for a mate search, what it established
+    /// ([`mate_verdict`]). A failing search is logged and gives no move: it still owes
+    /// its one answer.
     pub fn search(&mut self, mut limits: Limits, info: &mut dyn FnMut(&Info)) -> Searched {
         limits.stop = Some(self.stop.clone());
         let table = &mut *self.table;
-        let mut last = None;
+        // The best line's last report (with MultiPV the lines after it come later).
+        let mut last: Option<Info> = None;
         let mut report = |report: &Info| {
             info(report);
-            last = Some(report.clone());
+            if report.multi_pv.unwrap_or(1) == 1 {
+                last = Some(report.clone());
+            }
         };
         let best = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             table.search(&limits, &mut report)
@@ -243,8 +71,13 @@ impl Job<'_> {
             log::error!("the search failed");
             None
         });
+        let ponder = last
+            .as_ref()
+            .filter(|info| info.pv.first() == best.as_ref())
+            .and_then(|info| info.pv.get(1).cloned());
         Searched {
             best,
+            ponder,
             mate_verdict: mate_verdict(&limits, last.as_ref()),
         }
     }
@@ -254,6 +87,8 @@ impl Job<'_> {
 pub struct Searched {
     /// The best move, canonical; `None` when the game is over (or the search failed).
     pub best: Option<String>,
+    /// The reply the best line expects.
+    pub ponder: Option<String>,
     /// For `go mate N`: the verdict to say before the move.
     pub mate_verdict: Option<String>,
 }
@@ -327,7 +162,7 @@ pub struct Worker {
     /// The game; `None` while a work thread holds it.
     table: Option<Box<dyn Table>>,
     work: Option<Work>,
-    /// Work is stopped after this long (see [`super::daemon::Bounds`]).
+    /// Work is stopped after this long (see [`super::Bounds`]).
     work_limit: Option<Duration>,
 }
 
@@ -419,7 +254,7 @@ impl Worker {
 
     /// Takes the memory a search needs, so that it can be stopped at once after it
     /// starts; the error says when it cannot be had.
-    pub fn prepare_search(&mut self) -> Result<(), super::table::TableError> {
+    pub fn prepare_search(&mut self) -> Result<(), super::TableError> {
         self.stop();
         self.table().prepare_search()
     }

@@ -1,4 +1,4 @@
-//! One game's state for the protocol, behind an object-safe interface so the command
+//! One game's state for the engine, behind an object-safe interface so the command
 //! loop can hold any of the three games and hand it to a search thread.
 
 use std::sync::atomic::AtomicBool;
@@ -8,6 +8,7 @@ use std::fmt;
 use crate::game::{
     Descriptor, MoveError, OptionError, Outcome, PositionError, RuleOption, UnknownChoice,
 };
+use crate::games::{self, Play};
 use crate::record::{self, RecordError};
 use crate::search::{EngineOption, Info, Limits, MemoryError, Searchable};
 
@@ -48,6 +49,8 @@ pub enum TableError {
         error: MemoryError,
         kept_mib: Option<usize>,
     },
+    /// The game is over: no move to play.
+    GameOver,
 }
 
 impl fmt::Display for TableError {
@@ -89,6 +92,7 @@ impl fmt::Display for TableError {
                 Some(mib) => write!(f, "{error}; the hash table stays at {mib} MiB"),
                 None => write!(f, "{error}; searching without a hash table"),
             },
+            TableError::GameOver => f.write_str("the game is over"),
         }
     }
 }
@@ -98,13 +102,6 @@ impl std::error::Error for TableError {}
 impl From<OptionError> for TableError {
     fn from(e: OptionError) -> Self {
         TableError::Option(e)
-    }
-}
-
-/// The dialects answer with text: a refusal is its message.
-impl From<TableError> for String {
-    fn from(e: TableError) -> Self {
-        e.to_string()
     }
 }
 
@@ -121,6 +118,8 @@ pub trait Table: Send {
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), TableError>;
     /// Plays one move; returns it in the canonical notation.
     fn play(&mut self, text: &str) -> Result<String, TableError>;
+    /// A legal move in the canonical notation, not played.
+    fn canonical_move(&self, text: &str) -> Result<String, TableError>;
     /// Takes back `n` moves; all or nothing.
     fn undo(&mut self, n: usize) -> Result<(), TableError>;
     fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError>;
@@ -156,6 +155,9 @@ pub trait Table: Send {
     fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), TableError>;
     /// Takes the memory the next search needs (the hash table), before it starts.
     fn prepare_search(&mut self) -> Result<(), TableError>;
+    /// Waits until what the engine builds in the background for this position (an
+    /// endgame table) is ready, so that the next search is reproducible.
+    fn wait_until_ready(&mut self);
     /// Searches the current position, reporting each iteration; returns the best move in
     /// the canonical notation (`None` when the game is over).
     fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String>;
@@ -290,6 +292,11 @@ where
         self.position.play(mv);
         self.moves.push(mv);
         Ok(canonical)
+    }
+
+    fn canonical_move(&self, text: &str) -> Result<String, TableError> {
+        let mv = self.position.parse_move(text).map_err(TableError::Move)?;
+        Ok(self.position.format_move(mv, G::NOTATIONS[0].1))
     }
 
     fn undo(&mut self, n: usize) -> Result<(), TableError> {
@@ -443,6 +450,10 @@ where
         G::prepare(&mut self.engine).map_err(TableError::Memory)
     }
 
+    fn wait_until_ready(&mut self) {
+        G::wait_until_ready(&mut self.engine, &self.position);
+    }
+
     fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&Info)) -> Option<String> {
         if self.position.outcome().is_some() {
             return None;
@@ -480,4 +491,17 @@ where
             Err(crate::game::MoveError::Syntax { .. })
         )
     }
+}
+
+/// A new game by name (one of [`games::NAMES`], case-insensitive). Its hash table's
+/// memory is taken when the first search prepares (or at once by [`Table::set_hash`]).
+pub fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
+    struct NewTable(usize);
+    impl games::Visitor for NewTable {
+        type Output = Box<dyn Table>;
+        fn visit<G: Play>(self) -> Box<dyn Table> {
+            Box::new(TableOf::<G>::new(self.0))
+        }
+    }
+    games::visit(game, NewTable(hash_mib))
 }

@@ -1,0 +1,618 @@
+//! The one engine every front end talks to: it owns the game, the options and the
+//! running search. The native protocol, UCI, UGI, CECP and `ludus search` keep only
+//! their grammar and their wording; what a request means is decided here once.
+//!
+//! ```
+//! use ludus::engine::{Bounds, Engine, Event, OptionScope, SearchRequest, WorkKind};
+//!
+//! let mut engine = Engine::new(vec!["mangala"], OptionScope::CurrentGame, Bounds::default());
+//! engine.set_option("MultiPV", "2").unwrap();
+//! engine.set_position(None, &["F".to_string()]).unwrap();
+//! let (sender, events) = std::sync::mpsc::channel();
+//! let request = SearchRequest { depth: Some(4), ..SearchRequest::default() };
+//! engine.go(request, false, WorkKind::Search, move |event| { let _ = sender.send(event); }).unwrap();
+//! let mut lines = Vec::new();
+//! for event in events {
+//!     match event {
+//!         Event::Info(info) if info.depth == 4 => lines.push(info.pv[0].clone()),
+//!         Event::Done(done) => { assert_eq!(done.best.as_ref(), lines.first()); break; }
+//!         _ => {}
+//!     }
+//! }
+//! assert_eq!(lines.len(), 2);
+//! assert_ne!(lines[0], lines[1]);
+//! ```
+//!
+//! - `table`: one game's state behind an object-safe interface, for all three games;
+//! - `work`: the thread a search or a count runs on, holding the game;
+//! - `options`: the options as one list, and the readers of their values;
+//! - `go`: a search request in types, and the readers of its numbers;
+//! - `error`: the refusals.
+
+mod error;
+mod go;
+mod options;
+mod table;
+mod work;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub use error::{CountStopped, EngineError, LimitError, LimitReached, quote};
+pub use go::{MAX_MATE_MOVES, MAX_PLAYERS, SearchRequest, count, depth, mate, millis};
+pub use options::{
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS, MAX_MULTI_PV,
+    OptionKind, OptionSpec, parse_check, parse_hash,
+};
+pub use table::{Table, TableError};
+pub use work::{WorkKind, mate_verdict};
+
+use crate::game::{Descriptor, Outcome};
+use crate::games;
+use crate::search::{Clock, Info, Limits, Pondering, RootMoves};
+use work::Worker;
+
+/// What one session may take of the machine: for sessions that a program serves to
+/// others (`ludus serve`), so that none can hold a core or the memory for ever. A
+/// session on standard input is unbounded.
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    /// Work (a search, a count) is stopped after this long, as by `stop`.
+    pub work: Option<Duration>,
+    /// The largest `Hash`, in MiB.
+    pub hash_mib: usize,
+    /// The most `Threads`.
+    pub threads: usize,
+    /// The largest value of an engine option that builds tables
+    /// ([`crate::search::EngineOption::builds_tables`]); `None`: the option's own.
+    pub table_limit: Option<u32>,
+    /// Set when the client has gone (a closed WebSocket): the running work is stopped,
+    /// the requests still waiting are dropped unanswered and the session ends.
+    pub hang_up: Option<Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            work: None,
+            hash_mib: MAX_HASH_MIB,
+            threads: crate::search::MAX_THREADS,
+            table_limit: None,
+            hang_up: None,
+        }
+    }
+}
+
+/// Which games' options a session has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionScope {
+    /// The current game's (the native protocol, which chooses the game first).
+    CurrentGame,
+    /// Those of every game served, kept for the game that has them (UCI, where the
+    /// options come before the variant).
+    ServedGames,
+}
+
+/// What a search reports, in order; [`Event::Done`] comes last, exactly once.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// One line of an iteration (with MultiPV, one per line, best first).
+    Info(Info),
+    /// The root move the search is on, after the first second at most every 200 ms:
+    /// the iteration's depth, the move and its number (from 1).
+    CurrentMove {
+        depth: u32,
+        mv: String,
+        number: usize,
+    },
+    Done(Done),
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, Default)]
+pub struct Done {
+    /// The best move, canonical; `None` when the game is over (or the search failed).
+    pub best: Option<String>,
+    /// The reply the search expects, to ponder on.
+    pub ponder: Option<String>,
+    /// For a search asked to play its move: whether the game took it.
+    pub played: Option<Result<String, TableError>>,
+    /// How the game ended, when the move played ended it.
+    pub outcome: Option<Outcome>,
+    /// Set when the session's limit on work stopped the search.
+    pub stopped_at_limit: Option<LimitReached>,
+    /// For a mate search: what it established.
+    pub mate_verdict: Option<String>,
+    /// Stopped by [`Engine::abandon`]: its move is not to be played.
+    pub abandoned: bool,
+}
+
+/// What a count gives: the total, or the count below every move (`divide`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Count {
+    Total(u64),
+    PerMove(Vec<(String, u64)>),
+}
+
+/// The settings kept from one game to the next.
+#[derive(Clone, Debug)]
+struct Settings {
+    hash_mib: usize,
+    threads: usize,
+    move_overhead: Duration,
+    multi_pv: usize,
+    ponder: bool,
+    /// The games' own options set, by name: applied to every new game that has them.
+    game: Vec<(String, String)>,
+}
+
+/// A session's engine: the game, the options and the work.
+pub struct Engine {
+    worker: Worker,
+    served: Vec<&'static str>,
+    scope: OptionScope,
+    bounds: Bounds,
+    settings: Settings,
+    /// The running search's pondering, for `ponderhit`.
+    pondering: Option<Arc<Pondering>>,
+    /// Set to stop the running search without playing its move.
+    abandoned: Arc<AtomicBool>,
+}
+
+/// The games whose descriptor `serves` accepts, in registry order.
+pub fn games_served(serves: impl Fn(&Descriptor) -> bool) -> Vec<&'static str> {
+    games::NAMES
+        .iter()
+        .copied()
+        .filter(|name| games::descriptor(name).is_some_and(|d| serves(&d)))
+        .collect()
+}
+
+impl Engine {
+    /// An engine for the `served` games (the first is the one played at start).
+    pub fn new(served: Vec<&'static str>, scope: OptionScope, bounds: Bounds) -> Engine {
+        let settings = Settings {
+            hash_mib: DEFAULT_HASH_MIB.min(bounds.hash_mib),
+            threads: 1,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            multi_pv: 1,
+            ponder: false,
+            game: Vec::new(),
+        };
+        let table = table::new_table(served[0], settings.hash_mib).expect("a game served");
+        let mut worker = Worker::new(table);
+        worker.limit_work(bounds.work);
+        let mut engine = Engine {
+            worker,
+            served,
+            scope,
+            bounds,
+            settings,
+            pondering: None,
+            abandoned: Arc::new(AtomicBool::new(false)),
+        };
+        engine.within_table_limit();
+        engine
+    }
+
+    /// The games served, the first the one played at start.
+    pub fn games(&self) -> &[&'static str] {
+        &self.served
+    }
+
+    pub fn bounds(&self) -> &Bounds {
+        &self.bounds
+    }
+
+    /// The game; only when no work runs (the front ends' order of serving sees to it).
+    pub fn table(&mut self) -> &mut dyn Table {
+        self.worker.table()
+    }
+
+    /// What runs, if anything.
+    pub fn running(&mut self) -> Option<WorkKind> {
+        self.worker.running()
+    }
+
+    pub fn busy(&mut self) -> bool {
+        self.worker.busy()
+    }
+
+    /// Whether the running work ends only on `stop` (or `ponderhit`).
+    pub fn endless(&mut self) -> bool {
+        self.worker.endless()
+    }
+
+    /// Ends running work and waits for it: a search gives its move, a count its
+    /// (stopped) reply.
+    pub fn stop(&mut self) {
+        self.worker.stop();
+        self.pondering = None;
+    }
+
+    /// Stops a search that was to play its move without playing it (its `Done` says
+    /// so); other work ends as by [`Engine::stop`].
+    pub fn abandon(&mut self) {
+        if self.worker.busy() {
+            self.abandoned.store(true, Ordering::Release);
+        }
+        self.stop();
+    }
+
+    /// Waits for running work to end by itself.
+    pub fn wait(&mut self) {
+        self.worker.wait();
+    }
+
+    /// Waits at most `timeout` for running work to end by itself; whether it has.
+    pub fn wait_for(&mut self, timeout: Duration) -> bool {
+        self.worker.wait_for(timeout)
+    }
+
+    pub fn move_overhead(&self) -> Duration {
+        self.settings.move_overhead
+    }
+
+    /// Whether the `Ponder` option is on: the client may ask for pondering.
+    pub fn ponder(&self) -> bool {
+        self.settings.ponder
+    }
+
+    /// Plays `game` from its start, with the options set so far; its memory is taken
+    /// now, not in its first search's clock. A hash table that cannot be had is
+    /// reported, the game set all the same.
+    pub fn set_game(&mut self, name: &str) -> Result<(), EngineError> {
+        let game = *self
+            .served
+            .iter()
+            .find(|g| g.eq_ignore_ascii_case(name))
+            .ok_or_else(|| EngineError::UnknownGame {
+                name: name.to_string(),
+                served: self.served.clone(),
+            })?;
+        let mut table = self.new_table(game);
+        let taken = table.set_hash(self.settings.hash_mib);
+        self.worker.set_table(table);
+        self.pondering = None;
+        taken.map_err(EngineError::from)
+    }
+
+    /// A new table of `game` with the options set so far.
+    fn new_table(&self, game: &'static str) -> Box<dyn Table> {
+        let mut table = table::new_table(game, self.settings.hash_mib).expect("a game served");
+        table.set_threads(self.settings.threads);
+        for (name, value) in &self.settings.game {
+            let known = |n: &str| options::names(n, name);
+            if table.engine_options().iter().any(|o| known(o.name)) {
+                // Accepted once, so accepted again.
+                let _ = table.set_engine_option(name, value);
+            } else if table.rule_options().iter().any(|o| known(o.name)) {
+                let _ = table.set_rule(name, value);
+            }
+        }
+        let mut engine_table = table;
+        lower_to(&mut *engine_table, self.bounds.table_limit);
+        engine_table
+    }
+
+    fn within_table_limit(&mut self) {
+        let limit = self.bounds.table_limit;
+        lower_to(self.worker.table(), limit);
+    }
+
+    /// The options, as the front ends list them: the current game's, or every served
+    /// game's (see [`OptionScope`]).
+    pub fn options(&mut self) -> Vec<OptionSpec> {
+        let mut specs = options::common(self.bounds.hash_mib, self.bounds.threads);
+        let limit = self.bounds.table_limit;
+        let games: Vec<&'static str> = match self.scope {
+            OptionScope::CurrentGame => vec![self.table().game()],
+            OptionScope::ServedGames => self.served.clone(),
+        };
+        for game in games {
+            let table = table::new_table(game, 1).expect("a game served");
+            let own = table
+                .engine_options()
+                .iter()
+                .map(|o| options::engine(o, limit))
+                .chain(table.rule_options().iter().map(options::rule));
+            for spec in own {
+                if !specs.iter().any(|s| s.name == spec.name) {
+                    specs.push(spec);
+                }
+            }
+        }
+        specs
+    }
+
+    /// Sets an option by name (case and spaces do not matter); the error names what
+    /// was wrong, and nothing changes.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let is = |spec: &str| options::names(spec, name);
+        if is("Hash") {
+            let mib = options::parse_hash(value)?;
+            if mib > self.bounds.hash_mib {
+                return Err(EngineError::AboveSessionLimit {
+                    name: "Hash",
+                    limit: format!("{} MiB", self.bounds.hash_mib),
+                    value: mib.to_string(),
+                });
+            }
+            let taken = self.table().set_hash(mib);
+            self.settings.hash_mib = self.table().hash_mib();
+            return taken.map_err(EngineError::from);
+        }
+        if is("Threads") {
+            let threads = options::parse_threads(value, self.bounds.threads)?;
+            self.settings.threads = threads;
+            self.table().set_threads(threads);
+            return Ok(());
+        }
+        if is("Move Overhead") {
+            self.settings.move_overhead = options::parse_move_overhead(value)?;
+            return Ok(());
+        }
+        if is("MultiPV") {
+            self.settings.multi_pv = options::parse_multi_pv(value)?;
+            return Ok(());
+        }
+        if is("Ponder") {
+            self.settings.ponder = options::parse_check("Ponder", value)?;
+            return Ok(());
+        }
+        let known = |table: &dyn Table| {
+            table.engine_options().iter().any(|o| is(o.name))
+                || table.rule_options().iter().any(|o| is(o.name))
+        };
+        if known(self.table()) {
+            self.set_game_option(name, value)?;
+        } else if self.scope == OptionScope::ServedGames
+            && let Some(game) = self
+                .served
+                .iter()
+                .copied()
+                .find(|g| known(&*table::new_table(g, 1).expect("a game served")))
+        {
+            // Another game's option: checked on a table of that game, kept for it.
+            let mut other = table::new_table(game, 1).expect("a game served");
+            set_on(&mut *other, name, value, self.bounds.table_limit)?;
+        } else {
+            let names = self.options().iter().map(|s| s.name).collect();
+            return Err(EngineError::UnknownOption {
+                name: name.to_string(),
+                game: (self.scope == OptionScope::CurrentGame).then(|| self.table().game()),
+                known: names,
+            });
+        }
+        self.settings.game.retain(|(n, _)| !options::names(n, name));
+        self.settings
+            .game
+            .push((name.to_string(), value.to_string()));
+        Ok(())
+    }
+
+    fn set_game_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let limit = self.bounds.table_limit;
+        set_on(self.worker.table(), name, value, limit)
+    }
+
+    /// Sets up a position (`None`: the start) and plays `moves`; all or nothing.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), EngineError> {
+        self.table()
+            .set_position(fen, moves)
+            .map_err(EngineError::from)
+    }
+
+    /// [`Engine::set_position`], switching to the served game that reads the position
+    /// when the current one does not (UGI names no variant: the position says which).
+    /// A hash table that cannot be had for the new game is reported, the position set.
+    pub fn set_position_of_any_game(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), EngineError> {
+        if let Some(text) = fen
+            && !self.table().reads_position(text)
+            && let Some(&game) = self
+                .served
+                .iter()
+                .find(|g| table::new_table(g, 1).is_some_and(|t| t.reads_position(text)))
+        {
+            let mut table = self.new_table(game);
+            table.set_position(fen, moves)?;
+            let taken = table.set_hash(self.settings.hash_mib);
+            self.worker.set_table(table);
+            return taken.map_err(EngineError::from);
+        }
+        self.set_position(fen, moves)
+    }
+
+    /// Takes the memory a search needs, so that it can be stopped at once after it
+    /// starts; the error says when it cannot be had.
+    pub fn prepare_search(&mut self) -> Result<(), EngineError> {
+        self.worker.prepare_search().map_err(EngineError::from)
+    }
+
+    /// The limits of `request` for the current position.
+    fn limits(&mut self, request: &SearchRequest) -> Result<Limits, EngineError> {
+        let mover = self.table().mover();
+        let mut searchmoves = Vec::with_capacity(request.searchmoves.len());
+        for text in &request.searchmoves {
+            let canonical = self.table().canonical_move(text).map_err(|e| match e {
+                TableError::Move(error) => EngineError::Limit(LimitError::SearchMove {
+                    text: text.clone(),
+                    error,
+                }),
+                other => EngineError::Table(other),
+            })?;
+            if !searchmoves.contains(&canonical) {
+                searchmoves.push(canonical);
+            }
+        }
+        let (time, increment) = (request.time[mover], request.increment[mover]);
+        let clock = (time.is_some() || increment.is_some()).then(|| Clock {
+            remaining: time.unwrap_or_default(),
+            increment: increment.unwrap_or_default(),
+            moves_to_go: request.moves_to_go,
+        });
+        Ok(Limits {
+            depth: request.depth,
+            nodes: request.nodes,
+            movetime: request.movetime,
+            clock,
+            mate: request.mate,
+            infinite: request.infinite,
+            move_overhead: self.settings.move_overhead,
+            received: request.received,
+            multi_pv: self.settings.multi_pv,
+            searchmoves,
+            ponder: request.ponder.then(|| Arc::new(Pondering::new())),
+            root_moves: None,
+            stop: None,
+        })
+    }
+
+    /// Whether [`Engine::go`] would take `request` (its search moves legal).
+    pub fn check_request(&mut self, request: &SearchRequest) -> Result<(), EngineError> {
+        self.limits(request).map(|_| ())
+    }
+
+    /// Starts a search of the current position (call [`Engine::prepare_search`]
+    /// first); `play`: the game then plays its move; `kind`: how the requests after it
+    /// are served while it runs. `events` get every report and, last,
+    /// [`Event::Done`]. The search runs on the work thread; the game is back when it is
+    /// done.
+    pub fn go(
+        &mut self,
+        request: SearchRequest,
+        play: bool,
+        kind: WorkKind,
+        events: impl FnMut(Event) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        if play && self.table().is_over() {
+            return Err(EngineError::GameOver);
+        }
+        let mut limits = self.limits(&request)?;
+        let endless = limits.endless() || limits.ponder.is_some();
+        // The root moves and the iterations reach the front end through one lock, in
+        // the order they happen.
+        let events = Arc::new(Mutex::new(events));
+        let root_events = events.clone();
+        limits.root_moves = Some(RootMoves(Arc::new(move |depth, mv: &str, number| {
+            let mut events = root_events.lock().unwrap_or_else(|e| e.into_inner());
+            (*events)(Event::CurrentMove {
+                depth,
+                mv: mv.to_string(),
+                number,
+            });
+        })));
+        self.pondering = limits.ponder.clone();
+        let abandoned = Arc::new(AtomicBool::new(false));
+        self.abandoned = abandoned.clone();
+        self.worker.spawn(kind, endless, move |job| {
+            let send = |event: Event| {
+                let mut events = events.lock().unwrap_or_else(|e| e.into_inner());
+                (*events)(event);
+            };
+            let searched = job.search(limits, &mut |info| send(Event::Info(info.clone())));
+            let mut done = Done {
+                ponder: searched.ponder,
+                stopped_at_limit: job.stopped_at_limit(),
+                mate_verdict: searched.mate_verdict,
+                ..Done::default()
+            };
+            done.abandoned = abandoned.load(Ordering::Acquire);
+            if play && !done.abandoned {
+                let played = match &searched.best {
+                    Some(best) => job.table.play(best),
+                    None => Err(TableError::GameOver),
+                };
+                done.outcome = job.table.outcome().filter(|_| played.is_ok());
+                done.played = Some(played);
+            }
+            done.best = searched.best;
+            job.finish();
+            send(Event::Done(done));
+        });
+        Ok(())
+    }
+
+    /// The opponent played the move the engine pondered on: the search goes on under
+    /// its limits, its clock counted from now.
+    pub fn ponderhit(&mut self) -> Result<(), EngineError> {
+        let pondering = self.pondering.take().filter(|_| self.worker.busy());
+        let pondering = pondering.ok_or(EngineError::NotPondering)?;
+        pondering.hit();
+        Ok(())
+    }
+
+    /// Whether a search ponders now (it has had no `ponderhit`).
+    pub fn pondering(&mut self) -> bool {
+        self.worker.busy() && self.pondering.as_ref().is_some_and(|p| p.is_on())
+    }
+
+    /// Counts the move tree `depth` plies deep on the work thread (`divide`: below every
+    /// move); `reply` gets the count, or why it stopped, after the work is marked done.
+    pub fn count(
+        &mut self,
+        depth: u32,
+        divide: bool,
+        reply: impl FnOnce(Result<Count, CountStopped>) + Send + 'static,
+    ) {
+        self.worker.spawn(WorkKind::Reply, false, move |job| {
+            let counted = if divide {
+                job.table.divide(depth, job.stop).map(Count::PerMove)
+            } else {
+                job.table.perft(depth, job.stop).map(Count::Total)
+            };
+            let at_limit = job.stopped_at_limit();
+            job.finish();
+            reply(counted.ok_or(CountStopped { at_limit }));
+        });
+    }
+}
+
+/// Lowers the engine options of `table` that build tables to `limit` where their
+/// value (the default, for a new game) is above it.
+fn lower_to(table: &mut dyn Table, limit: Option<u32>) {
+    let Some(limit) = limit else {
+        return;
+    };
+    for option in table.engine_options() {
+        if option.builds_tables && option.default > limit {
+            let lowered = table.set_engine_option(option.name, &limit.to_string());
+            debug_assert!(lowered.is_ok(), "{lowered:?}");
+        }
+    }
+}
+
+/// Sets a game's own option on `table`, an option that builds tables only up to
+/// `limit`.
+fn set_on(
+    table: &mut dyn Table,
+    name: &str,
+    value: &str,
+    limit: Option<u32>,
+) -> Result<(), EngineError> {
+    if let Some(option) = table
+        .engine_options()
+        .iter()
+        .find(|o| options::names(o.name, name))
+    {
+        if let Some(limit) = limit
+            && option.builds_tables
+            && option.parse(value).is_ok_and(|v| v > limit)
+        {
+            return Err(EngineError::AboveSessionLimit {
+                name: option.name,
+                limit: limit.to_string(),
+                value: value.trim().to_string(),
+            });
+        }
+        return table
+            .set_engine_option(option.name, value)
+            .map_err(EngineError::from);
+    }
+    table.set_rule(name, value).map_err(EngineError::from)
+}
