@@ -354,3 +354,65 @@ fn hashfull_rises_during_a_long_search() {
     assert_eq!(fill.len(), 9, "{lines:?}");
     assert!(fill[0] < fill[8] && fill[8] > 100, "{fill:?}");
 }
+
+#[test]
+fn cecp_ponders_with_hard_and_moves_at_once_on_the_expected_reply() {
+    let mut engine = Process::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    engine.until(|l| l.contains("done=1"));
+    for command in ["new", "hard", "post", "sd 4", "usermove c3d5"] {
+        engine.send(command);
+    }
+    // The reply the engine expects is the second move of its last line.
+    let expected = |lines: &[String]| -> String {
+        let last = lines.iter().rev().find(|l| l.starts_with("4 ")).unwrap();
+        last.split(' ')
+            .nth(5)
+            .expect("a line of two moves")
+            .to_string()
+    };
+    let lines = engine.until(|l| l.starts_with("move "));
+    let reply = expected(&lines);
+    // Pondering runs on the engine's own lines (depth 4 again, after the reply).
+    let pondered = engine.until(|l| l.starts_with("4 "));
+    assert!(
+        !pondered.iter().any(|l| l.starts_with("move ")),
+        "{pondered:?}"
+    );
+    engine.send(&format!("usermove {reply}"));
+    let sent = Instant::now();
+    engine.until(|l| l.starts_with("move "));
+    assert!(
+        sent.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        sent.elapsed()
+    );
+    // Another reply than the one pondered on: pondering ends, the reply is taken back
+    // and the real one played; the engine answers it with a legal move. (The move
+    // just played came from the pondering search, whose line names the next reply.)
+    let pondered_on = expected(&pondered);
+    let other = if pondered_on == "k4k5" {
+        "a4a5"
+    } else {
+        "k4k5"
+    };
+    engine.until(|l| l.starts_with("4 "));
+    engine.send(&format!("usermove {other}"));
+    engine.send("ping 1");
+    let lines = engine.until(|l| l == "pong 1");
+    assert!(lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("Illegal") || l.starts_with("Error")),
+        "{lines:?}"
+    );
+    // `easy` ends pondering; `force` and `quit` are served at once.
+    engine.send("easy");
+    engine.send("force");
+    engine.send("ping 2");
+    engine.until(|l| l == "pong 2");
+    engine.send("quit");
+    engine.exits_within(Duration::from_secs(2));
+}

@@ -510,6 +510,7 @@ impl Engine {
         self.pondering = limits.ponder.clone();
         let abandoned = Arc::new(AtomicBool::new(false));
         self.abandoned = abandoned.clone();
+        let pondering = limits.ponder.clone();
         self.worker.spawn(kind, endless, move |job| {
             let send = |event: Event| {
                 let mut events = events.lock().unwrap_or_else(|e| e.into_inner());
@@ -522,7 +523,10 @@ impl Engine {
                 mate_verdict: searched.mate_verdict,
                 ..Done::default()
             };
-            done.abandoned = abandoned.load(Ordering::Acquire);
+            // A search stopped while it still pondered plays nothing: the reply it
+            // pondered on did not come.
+            let unhit = pondering.as_ref().is_some_and(|p| p.is_on());
+            done.abandoned = abandoned.load(Ordering::Acquire) || unhit;
             if play && !done.abandoned {
                 let played = match &searched.best {
                     Some(best) => job.table.play(best),

@@ -13,6 +13,7 @@
 //! `?` makes it move at once.
 
 use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::io::{Input, Writer};
@@ -43,6 +44,9 @@ enum Thinking {
     Move,
     /// In analysis mode: it only reports.
     Analysis,
+    /// On the opponent's time (`hard`), on the position after the reply it expects,
+    /// which is played on the board until the real reply comes.
+    Ponder,
 }
 
 struct Session {
@@ -62,6 +66,14 @@ struct Session {
     thinking: Thinking,
     /// The moves `exclude` left out of the analysis of this position (canonical).
     excluded: Vec<String>,
+    /// `hard`: ponder on the opponent's time.
+    ponder: bool,
+    /// The reply the last move's search expects, written by its work thread.
+    expected: Arc<Mutex<Option<String>>>,
+    /// While pondering: the reply pondered on (played on the board), canonical.
+    pondering_on: Option<String>,
+    /// When the search of the engine's move started (its clock).
+    move_started: Option<std::time::Instant>,
     /// Moves the engine has made since `new` (for moves to the time control).
     engine_moves: u32,
     /// Options (`memory`, `cores`, `option`) that arrived during a search: the option,
@@ -144,13 +156,19 @@ impl Session {
     }
 
     /// Ends any search: one on the engine's move is abandoned (no move played) unless
-    /// `play_it`; analysis just ends.
+    /// `play_it`; analysis just ends; pondering ends and its expected reply is taken
+    /// back.
     fn halt(&mut self, play_it: bool) {
         if play_it {
             self.engine.stop();
         } else {
             self.engine.abandon();
         }
+        if self.thinking == Thinking::Ponder {
+            let undone = self.engine.table().undo(1);
+            debug_assert!(undone.is_ok(), "{undone:?}");
+        }
+        self.pondering_on = None;
         self.thinking = Thinking::Idle;
     }
 
@@ -292,18 +310,30 @@ impl Session {
             self.search_request()
         };
         search.received = Some(received);
-        if let Err(e) = self.engine.prepare_search() {
-            self.error("go", &e.to_string());
-            return;
-        }
-        let post = self.post || analysis;
-        let out = self.out.clone();
-        let players = self.engine.table().players();
-        self.thinking = if analysis {
+        let thinking = if analysis {
             Thinking::Analysis
         } else {
             Thinking::Move
         };
+        self.start_search(search, thinking);
+    }
+
+    /// Starts a search: of analysis, on the engine's move (it plays the move), or
+    /// pondering (it plays the move once the expected reply is in).
+    fn start_search(&mut self, search: SearchRequest, thinking: Thinking) {
+        if let Err(e) = self.engine.prepare_search() {
+            self.error("go", &e.to_string());
+            return;
+        }
+        let analysis = thinking == Thinking::Analysis;
+        let post = self.post || analysis;
+        let out = self.out.clone();
+        let players = self.engine.table().players();
+        let expected = self.expected.clone();
+        self.thinking = thinking;
+        if thinking == Thinking::Move {
+            self.move_started = search.received;
+        }
         let events = move |event: Event| match event {
             Event::Info(info) => {
                 if post {
@@ -318,6 +348,9 @@ impl Session {
                     if let Some(outcome) = done.outcome {
                         out.line(&result_line(&outcome, players));
                     }
+                    if let Ok(mut e) = expected.lock() {
+                        *e = done.ponder;
+                    }
                 }
                 Some(Err(e)) => log::error!("the search's move was refused: {e}"),
                 None => {}
@@ -329,15 +362,67 @@ impl Session {
         }
     }
 
-    /// Collects a finished move search: counts the engine's move.
+    /// Collects a finished move search: counts the engine's move, keeps its clock, and
+    /// with `hard` starts pondering on the reply it expects.
     fn collect(&mut self) {
         if self.thinking == Thinking::Move && !self.engine.busy() {
             self.thinking = Thinking::Idle;
             self.engine_moves += 1;
+            // XBoard's clock for the engine: what it had, less the move, plus the
+            // increment (until the next `time` says it exactly).
+            if let Some(started) = self.move_started.take() {
+                self.time_left =
+                    self.time_left.saturating_sub(started.elapsed()) + self.control.increment;
+            }
+            let expected = self
+                .expected
+                .lock()
+                .map(|mut e| e.take())
+                .unwrap_or_default();
+            if self.ponder
+                && !self.force
+                && !self.analyzing
+                && let Some(reply) = expected
+            {
+                self.start_pondering(&reply);
+            }
         }
     }
 
+    /// Plays the expected reply on the board and thinks on the engine's move after it,
+    /// as if the move were in: `usermove` of that reply turns it into the search of
+    /// the engine's move (`ponderhit`), any other command ends it.
+    fn start_pondering(&mut self, reply: &str) {
+        let Ok(reply) = self.engine.table().play(reply) else {
+            return;
+        };
+        if self.engine.table().is_over() {
+            let _ = self.engine.table().undo(1);
+            return;
+        }
+        self.pondering_on = Some(reply);
+        let mut search = self.search_request();
+        search.ponder = true;
+        search.received = Some(std::time::Instant::now());
+        self.start_search(search, Thinking::Ponder);
+    }
+
     fn user_move(&mut self, text: &str) {
+        if self.thinking == Thinking::Ponder {
+            // The reply pondered on: the search goes on as the engine's move, its clock
+            // from now. Another: pondering ends and the reply is taken back.
+            // (Compared as written: the board is the search's while it ponders, and
+            // XBoard writes moves in the coordinates ludus gives.)
+            let expected = self.pondering_on.as_deref();
+            if expected.is_some_and(|e| e.eq_ignore_ascii_case(text.trim()))
+                && self.engine.pondering()
+            {
+                let _ = self.engine.ponderhit();
+                self.thinking = Thinking::Move;
+                self.move_started = Some(std::time::Instant::now());
+                return;
+            }
+        }
         self.halt(false);
         match self.engine.table().play(text) {
             Ok(_) => {
@@ -362,8 +447,15 @@ impl Session {
         match command.as_str() {
             "post" => self.post = true,
             "nopost" => self.post = false,
-            "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
-            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "." | "nps" | "otim" => {}
+            "hard" => self.ponder = true,
+            "easy" => {
+                if self.thinking == Thinking::Ponder {
+                    self.halt(false);
+                }
+                self.ponder = false;
+            }
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "draw" | "hint" | "bk" | "." | "nps" | "otim" => {}
             "protover" => self.features(),
             "ping" => self.out.line(&format!("pong {}", arg(0))),
             "quit" => {
@@ -582,6 +674,10 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
         engine_moves: 0,
         pending: Vec::new(),
         excluded: Vec::new(),
+        ponder: false,
+        expected: Arc::new(Mutex::new(None)),
+        pondering_on: None,
+        move_started: None,
     };
     session::run(&mut session, None, &lines);
 }
@@ -608,6 +704,15 @@ impl session::Dialect for Session {
         } else {
             Kind::Stop
         }
+    }
+
+    /// With `hard`, the move's end is watched, so that pondering starts when it is out.
+    fn poll_every(&self) -> Option<Duration> {
+        (self.ponder && self.thinking == Thinking::Move).then_some(Duration::from_millis(2))
+    }
+
+    fn poll(&mut self) {
+        self.collect();
     }
 
     fn serve(&mut self, line: &str) -> Flow {

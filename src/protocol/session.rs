@@ -73,6 +73,13 @@ pub trait Dialect {
     fn hung_up(&self) -> bool {
         false
     }
+    /// How soon the dialect wants [`Dialect::poll`] called when no request comes
+    /// (CECP, to start pondering once its move is out); `None`: not at all.
+    fn poll_every(&self) -> Option<Duration> {
+        None
+    }
+    /// Called while no request comes, every [`Dialect::poll_every`].
+    fn poll(&mut self) {}
 }
 
 /// How long the loop waits for input before it looks again whether the work that
@@ -118,7 +125,17 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
         }
         let message = match first.take() {
             Some(message) => message,
-            None if waiting.is_empty() => lines.recv().unwrap_or(Input::End),
+            None if waiting.is_empty() => match dialect.poll_every() {
+                None => lines.recv().unwrap_or(Input::End),
+                Some(every) => match lines.recv_timeout(every) {
+                    Ok(message) => message,
+                    Err(RecvTimeoutError::Timeout) => {
+                        dialect.poll();
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => Input::End,
+                },
+            },
             None => match lines.recv_timeout(POLL) {
                 Ok(message) => message,
                 Err(RecvTimeoutError::Timeout) => continue,
