@@ -290,10 +290,21 @@ fn ponder_then_hit(engine: &mut Process, hit: &str, within: Duration) -> Vec<Str
             assert!(!line.starts_with("bestmove"), "{line} while pondering");
         }
     }
-    engine.send(hit);
+    answered_within(engine, hit, "bestmove", within)
+}
+
+/// Sends `request` and reads up to the line starting with `answer`, which must come
+/// within `within`.
+fn answered_within(
+    engine: &mut Process,
+    request: &str,
+    answer: &str,
+    within: Duration,
+) -> Vec<String> {
+    engine.send(request);
     let sent = Instant::now();
-    let lines = engine.until(|l| l.starts_with("bestmove"));
-    assert!(sent.elapsed() < within, "{:?}", sent.elapsed());
+    let lines = engine.until(|l| l.starts_with(answer));
+    assert!(sent.elapsed() < within, "{request}: {:?}", sent.elapsed());
     lines
 }
 
@@ -324,14 +335,7 @@ fn pondering_waits_for_ponderhit_or_stop() {
     assert!(lines.last().unwrap().contains(" ponder "), "{lines:?}");
     engine.send("go ponder wtime 60000 btime 60000");
     std::thread::sleep(Duration::from_millis(300));
-    engine.send("stop");
-    let stopped = Instant::now();
-    engine.until(|l| l.starts_with("bestmove"));
-    assert!(
-        stopped.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        stopped.elapsed()
-    );
+    answered_within(&mut engine, "stop", "bestmove", Duration::from_millis(500));
     engine.send("quit");
     engine.exits_within(Duration::from_secs(2));
 }
@@ -380,14 +384,8 @@ fn cecp_ponders_with_hard_and_moves_at_once_on_the_expected_reply() {
         !pondered.iter().any(|l| l.starts_with("move ")),
         "{pondered:?}"
     );
-    engine.send(&format!("usermove {reply}"));
-    let sent = Instant::now();
-    engine.until(|l| l.starts_with("move "));
-    assert!(
-        sent.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        sent.elapsed()
-    );
+    let hit = format!("usermove {reply}");
+    answered_within(&mut engine, &hit, "move ", Duration::from_secs(1));
     // Another reply than the one pondered on: pondering ends, the reply is taken back
     // and the real one played; the engine answers it with a legal move. (The move
     // just played came from the pondering search, whose line names the next reply.)
