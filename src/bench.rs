@@ -5,17 +5,54 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use crate::game::PositionError;
 use crate::games::{self, Play};
-use crate::search::Limits;
+use crate::search::{Limits, MemoryError};
+use crate::tournament::OpeningError;
+
+/// Why a bench or a tree measurement stopped.
+#[derive(Debug)]
+pub enum BenchError {
+    /// A bench position of the game's own list does not read.
+    Position {
+        fen: &'static str,
+        error: PositionError,
+    },
+    Opening(OpeningError),
+    Memory(MemoryError),
+    Write(std::io::Error),
+}
+
+impl std::fmt::Display for BenchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BenchError::Position { fen, error } => write!(f, "bench position {fen}: {error}"),
+            BenchError::Opening(e) => e.fmt(f),
+            BenchError::Memory(e) => e.fmt(f),
+            BenchError::Write(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
+
+impl From<std::io::Error> for BenchError {
+    fn from(e: std::io::Error) -> Self {
+        BenchError::Write(e)
+    }
+}
 
 /// Searches the positions of one game; returns the nodes and the time searching (the
 /// endgame tables are built before, and not timed).
-fn run_game<G: Play>(depth: Option<u32>, out: &mut dyn Write) -> Result<(u64, Duration), String> {
+fn run_game<G: Play>(
+    depth: Option<u32>,
+    out: &mut dyn Write,
+) -> Result<(u64, Duration), BenchError> {
     let depth = depth.unwrap_or(G::BENCH_DEPTH);
     let mut nodes = 0;
     let mut searching = Duration::ZERO;
     for fen in G::BENCH_POSITIONS {
-        let mut position = G::from_fen(fen).map_err(|e| format!("bench position {fen}: {e}"))?;
+        let mut position = G::from_fen(fen).map_err(|error| BenchError::Position { fen, error })?;
         let mut engine = G::engine(16);
         G::wait_until_ready(&mut engine, &position);
         let limits = Limits {
@@ -35,21 +72,20 @@ fn run_game<G: Play>(depth: Option<u32>, out: &mut dyn Write) -> Result<(u64, Du
                 .best_move
                 .map(|m| position.format_move(m, G::NOTATIONS[0].1))
                 .unwrap_or_else(|| "none".into())
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
     }
     Ok((nodes, searching))
 }
 
 /// Runs the bench and prints one line per position, then `Bench: <nodes>` and the speed
 /// (time spent searching only).
-pub fn run(depth: Option<u32>, out: &mut dyn Write) -> Result<(), String> {
+pub fn run(depth: Option<u32>, out: &mut dyn Write) -> Result<(), BenchError> {
     struct Bench<'a> {
         depth: Option<u32>,
         out: &'a mut dyn Write,
     }
     impl games::Visitor for Bench<'_> {
-        type Output = Result<(u64, Duration), String>;
+        type Output = Result<(u64, Duration), BenchError>;
         fn visit<G: Play>(self) -> Self::Output {
             run_game::<G>(self.depth, self.out)
         }
@@ -74,9 +110,8 @@ pub fn run(depth: Option<u32>, out: &mut dyn Write) -> Result<(), String> {
         .sum::<Duration>()
         .as_millis()
         .max(1) as u64;
-    writeln!(out, "Bench: {total}").map_err(|e| e.to_string())?;
-    writeln!(out, "time {ms} ms, {} nodes per second", total * 1000 / ms)
-        .map_err(|e| e.to_string())?;
+    writeln!(out, "Bench: {total}")?;
+    writeln!(out, "time {ms} ms, {} nodes per second", total * 1000 / ms)?;
     Ok(())
 }
 
@@ -108,30 +143,30 @@ fn marginal_cost(iterations: &Iterations, plies: usize) -> Option<f64> {
 /// cut off on average, and how often the table knew the position; then the means over
 /// the positions. The node counts are the search's signature for a fixed depth; the
 /// depths reached within a time are what a player sees.
-pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), String> {
-    let io = |e: std::io::Error| e.to_string();
+pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), BenchError> {
     let mut depths = Vec::new();
     let mut costs = Vec::new();
     let mut total = crate::search::TreeStats::default();
     let mut nodes_total = 0;
     for (index, line) in run.openings.iter().enumerate() {
-        let mut position: G = crate::tournament::opening_position(line)?;
+        let mut position: G =
+            crate::tournament::opening_position(line).map_err(BenchError::Opening)?;
         let mut engine = G::engine(run.hash_mib);
         G::set_threads(&mut engine, run.threads);
-        G::prepare(&mut engine).map_err(|e| e.to_string())?;
+        G::prepare(&mut engine).map_err(BenchError::Memory)?;
         G::wait_until_ready(&mut engine, &position);
         let mut iterations: Iterations = Vec::new();
         G::think(&mut engine, &mut position, &run.limits, &mut |info| {
             iterations.push((info.depth, info.nodes, info.time_ms));
         });
-        writeln!(out, "position {}: {line}", index + 1).map_err(io)?;
-        writeln!(out, "  depth        nodes   time ms  x nodes").map_err(io)?;
+        writeln!(out, "position {}: {line}", index + 1)?;
+        writeln!(out, "  depth        nodes   time ms  x nodes")?;
         let mut previous = None;
         for &(depth, nodes, ms) in &iterations {
             let ratio = previous.map_or(String::new(), |p: u64| {
                 format!("{:.2}", nodes as f64 / p.max(1) as f64)
             });
-            writeln!(out, "  {depth:>5} {nodes:>12} {ms:>9} {ratio:>8}").map_err(io)?;
+            writeln!(out, "  {depth:>5} {nodes:>12} {ms:>9} {ratio:>8}")?;
             previous = Some(nodes);
         }
         let reached = iterations.last().map_or(0, |i| i.0);
@@ -156,8 +191,7 @@ pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), String> {
             stats.mean_cutoff_index(),
             stats.table_hit_rate(),
             stats.hashfull
-        )
-        .map_err(io)?;
+        )?;
     }
     let n = depths.len().max(1) as f64;
     let mean_depth = depths.iter().sum::<u32>() as f64 / n;
@@ -171,7 +205,6 @@ pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), String> {
         total.first_move_rate(),
         total.mean_cutoff_index(),
         total.table_hit_rate()
-    )
-    .map_err(io)?;
+    )?;
     Ok(())
 }

@@ -504,7 +504,9 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
             engine.wait();
             Ok(())
         }
-        Command::Bench { depth } => ludus::bench::run(depth, &mut std::io::stdout()),
+        Command::Bench { depth } => {
+            ludus::bench::run(depth, &mut std::io::stdout()).map_err(|e| e.to_string())
+        }
         Command::Tree {
             openings,
             count,
@@ -519,7 +521,8 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
             if let Some(path) = openings {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
-                let file = ludus::tournament::read_openings::<G>(&text)?;
+                let file =
+                    ludus::tournament::read_openings::<G>(&text).map_err(|e| e.to_string())?;
                 lines.extend(file.into_iter().take(count));
             }
             let movetime = (depth.is_none() && nodes.is_none()).then(|| movetime.unwrap_or(4000));
@@ -534,7 +537,7 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
                 hash_mib: hash,
                 threads: threads as usize,
             };
-            ludus::bench::tree::<G>(&run, &mut std::io::stdout())
+            ludus::bench::tree::<G>(&run, &mut std::io::stdout()).map_err(|e| e.to_string())
         }
         Command::Endgame { .. } | Command::Match(_) | Command::Serve { .. } => Ok(()),
         Command::Perft {
@@ -615,7 +618,7 @@ fn run_tune<G: Play>(action: Tune) -> Result<(), String> {
             } else {
                 std::fs::read_to_string(&file).map_err(|e| format!("cannot read {file}: {e}"))?
             };
-            let samples = tuning::read_samples::<G>(&text)?;
+            let samples = tuning::read_samples::<G>(&text).map_err(|e| format!("{file}: {e}"))?;
             if samples.len() < 10 {
                 return Err(format!(
                     "{file} holds {} positions; the fit needs 10 or more",
@@ -672,9 +675,10 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
         .iter()
         .enumerate()
         .map(|(i, text)| EngineSpec::parse(text, i))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let time_control = match (&args.tc, args.movetime, args.depth, args.nodes) {
-        (Some(tc), ..) => TimeControl::parse_clock(tc)?,
+        (Some(tc), ..) => TimeControl::parse_clock(tc).map_err(|e| e.to_string())?,
         (_, Some(ms), ..) => TimeControl::MoveTime(Duration::from_millis(ms)),
         (_, _, Some(d), _) => TimeControl::Depth(d),
         (_, _, _, Some(n)) => TimeControl::Nodes(n),
@@ -684,7 +688,7 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            tournament::read_openings::<G>(&text)?
+            tournament::read_openings::<G>(&text).map_err(|e| e.to_string())?
         }
         None => vec!["startpos".to_string()],
     };
@@ -696,7 +700,8 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
                 .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
                 .ok_or_else(|| format!("a rule option is name=value, not {r:?}"))
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let players = G::PLAYERS.len();
     let config = tournament::MatchConfig {
         engines,
@@ -709,13 +714,20 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
         games: args.games.unwrap_or(players * openings.len()),
         openings,
         concurrency: args.concurrency as usize,
-        sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        sprt: args
+            .sprt
+            .as_deref()
+            .map(Sprt::parse)
+            .transpose()
+            .map_err(|e| e.to_string())?,
         rules,
         records: args.records,
         summary: args.summary,
         state: args.state,
     };
-    tournament::run::<G>(config, &mut std::io::stdout()).map(|_| ())
+    tournament::run::<G>(config, &mut std::io::stdout())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 fn set_up<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> Result<G, String> {
@@ -775,7 +787,7 @@ fn run_perft<G: Game>(
 fn run_replay<G: Game>(fen: Option<&str>, rules: &[String], file: &str) -> Result<(), String> {
     let start: G = set_up(fen, rules, None)?;
     let text = if file == "-" {
-        ludus::record::read_text(std::io::stdin().lock())?
+        ludus::record::read_text(std::io::stdin().lock()).map_err(|e| e.to_string())?
     } else {
         let opened = std::fs::File::open(file).map_err(|e| format!("cannot read {file}: {e}"))?;
         ludus::record::read_text(opened).map_err(|e| format!("{file}: {e}"))?

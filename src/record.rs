@@ -37,6 +37,8 @@ use nom::{
     sequence::{delimited, preceded, terminated},
 };
 
+use std::fmt;
+
 use crate::game::{Game, MoveError, Outcome};
 
 /// One lexical item of a record.
@@ -172,7 +174,7 @@ pub const MAX_RECORD_LINE: usize = 1 << 20;
 /// Reads a record's text from `input`, line by line, refusing one longer than
 /// [`MAX_RECORD_BYTES`] or with a line longer than [`MAX_RECORD_LINE`] as soon as it
 /// sees it (it never reads more than that), or one that is not UTF-8.
-pub fn read_text(input: impl std::io::Read) -> Result<String, String> {
+pub fn read_text(input: impl std::io::Read) -> Result<String, ReadError> {
     use std::io::{BufRead, Read};
     let mut reader = std::io::BufReader::new(input.take(MAX_RECORD_BYTES as u64 + 1));
     let mut text = Vec::new();
@@ -181,30 +183,91 @@ pub fn read_text(input: impl std::io::Read) -> Result<String, String> {
         let read = (&mut reader)
             .take(MAX_RECORD_LINE as u64 + 2)
             .read_until(b'\n', &mut line)
-            .map_err(|e| format!("cannot read the record: {e}"))?;
+            .map_err(ReadError::Io)?;
         if read == 0 {
             break;
         }
         let content = line.strip_suffix(b"\n").unwrap_or(&line);
         let content = content.strip_suffix(b"\r").unwrap_or(content);
         if content.len() > MAX_RECORD_LINE {
-            return Err(format!(
-                "line {number} of the record is longer than {MAX_RECORD_LINE} bytes"
-            ));
+            return Err(ReadError::LineTooLong { line: number });
         }
         text.extend_from_slice(&line);
         if text.len() > MAX_RECORD_BYTES {
-            return Err(format!(
-                "the record is longer than {MAX_RECORD_BYTES} bytes"
-            ));
+            return Err(ReadError::TooLong);
         }
     }
-    String::from_utf8(text).map_err(|e| {
-        format!(
-            "the record is not UTF-8 (at byte {})",
-            e.utf8_error().valid_up_to()
-        )
+    String::from_utf8(text).map_err(|e| ReadError::NotUtf8 {
+        at: e.utf8_error().valid_up_to(),
     })
+}
+
+/// Why a record's text could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    Io(std::io::Error),
+    /// A line (from 1) longer than [`MAX_RECORD_LINE`].
+    LineTooLong {
+        line: usize,
+    },
+    /// More than [`MAX_RECORD_BYTES`].
+    TooLong,
+    /// Not UTF-8, from this byte on.
+    NotUtf8 {
+        at: usize,
+    },
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "cannot read the record: {e}"),
+            ReadError::LineTooLong { line } => write!(
+                f,
+                "line {line} of the record is longer than {MAX_RECORD_LINE} bytes"
+            ),
+            ReadError::TooLong => write!(f, "the record is longer than {MAX_RECORD_BYTES} bytes"),
+            ReadError::NotUtf8 { at } => write!(f, "the record is not UTF-8 (at byte {at})"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Why a move number does not fit where the record is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NumberProblem {
+    /// The player's move of the round is missing before the next round.
+    Missing { player: &'static str, round: u32 },
+    /// Another number was due.
+    Expected(u32),
+    /// `N. …` where the player to move opens the round.
+    OpensRound(&'static str),
+    /// `N.` where the player to move is inside the round.
+    InsideRound { player: &'static str, round: u32 },
+}
+
+impl fmt::Display for NumberProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumberProblem::Missing { player, round } => {
+                write!(f, "{player}'s move {round}… is missing")
+            }
+            NumberProblem::Expected(round) => write!(f, "expected move number {round}"),
+            NumberProblem::OpensRound(player) => {
+                write!(
+                    f,
+                    "it is {player}'s turn, which opens the round: drop the …"
+                )
+            }
+            NumberProblem::InsideRound { player, round } => {
+                write!(
+                    f,
+                    "it is {player}'s turn inside the round: write {round}. …"
+                )
+            }
+        }
+    }
 }
 
 /// Where a record went wrong: the turn, the text and why.
@@ -420,11 +483,11 @@ impl<'t, G: Game> LineReader<'t, G> {
         if checked.is_err() {
             self.cursor = saved;
         }
-        checked.map_err(|why| self.error(&written, why))
+        checked.map_err(|why| self.error(&written, why.to_string()))
     }
 
     /// Moves the cursor to where a move number puts it, or says why it cannot.
-    fn check_number(&mut self, round: u32, resumed: bool) -> Result<(), String> {
+    fn check_number(&mut self, round: u32, resumed: bool) -> Result<(), NumberProblem> {
         let to_move = self.position.to_move();
         // Without skip marks, the seats of players the rules skip pass silently: up to
         // the end of the round, or for `N. …` up to the player to move.
@@ -449,27 +512,23 @@ impl<'t, G: Game> LineReader<'t, G> {
         if round != self.cursor.round {
             return Err(
                 if !resumed && self.cursor.seat != 0 && round == self.cursor.round + 1 {
-                    format!(
-                        "{}'s move {}… is missing",
-                        G::PLAYERS[self.cursor.seat],
-                        self.cursor.round
-                    )
+                    NumberProblem::Missing {
+                        player: G::PLAYERS[self.cursor.seat],
+                        round: self.cursor.round,
+                    }
                 } else {
-                    format!("expected move number {}", self.cursor.round)
+                    NumberProblem::Expected(self.cursor.round)
                 },
             );
         }
         if resumed == (self.cursor.seat == 0) {
             return Err(if resumed {
-                format!(
-                    "it is {}'s turn, which opens the round: drop the …",
-                    G::PLAYERS[0]
-                )
+                NumberProblem::OpensRound(G::PLAYERS[0])
             } else {
-                format!(
-                    "it is {}'s turn inside the round: write {round}. …",
-                    G::PLAYERS[self.cursor.seat]
-                )
+                NumberProblem::InsideRound {
+                    player: G::PLAYERS[self.cursor.seat],
+                    round,
+                }
             });
         }
         Ok(())

@@ -197,6 +197,29 @@ fn cecp_analysis_shows_multipv_lines_and_never_an_excluded_move_first() {
         let first = line.split(' ').nth(4).unwrap();
         assert!(first != best && first != "i3h5", "{line}");
     }
+    // `.` (XBoard's periodic update): `stat01: time nodes ply left total move`, of the
+    // 48 moves of the start less the excluded; past the first second the move
+    // being searched is named, and it is not an excluded one.
+    let started = Instant::now();
+    let stat = loop {
+        std::thread::sleep(Duration::from_millis(300));
+        engine.send(".");
+        let stat = engine.until(|l| l.starts_with("stat01: "));
+        let stat: Vec<String> = stat.last().unwrap().split(' ').map(String::from).collect();
+        if stat.len() == 7 || started.elapsed() > Duration::from_secs(20) {
+            break stat;
+        }
+    };
+    assert_eq!(stat.len(), 7, "{stat:?}");
+    let number = |i: usize| stat[i].parse::<u64>().unwrap();
+    assert!(
+        number(1) >= 100 && number(2) > 0 && number(3) >= 7,
+        "{stat:?}"
+    );
+    let total = if best == "i3h5" { 47 } else { 46 };
+    assert_eq!(number(5), total, "{stat:?}");
+    assert!(number(4) < total, "{stat:?}");
+    assert!(stat[6] != best && stat[6] != "i3h5", "{stat:?}");
     // `include all` lets them in again; `exclude` of an illegal move is refused.
     engine.send("exclude a3a4");
     let refused = engine.until(|l| l.starts_with("Error"));

@@ -62,7 +62,10 @@ pub const DEFAULT: &str = NAMES[0];
 
 /// `ludus endgame`: builds the endgame tables of the game that has them (Mangala II),
 /// for positions of up to `counters` counters, and reports on them.
-pub fn endgame_report(counters: usize, skip_origin: bool) -> Result<String, String> {
+pub fn endgame_report(
+    counters: usize,
+    skip_origin: bool,
+) -> Result<String, mangala::endgame::TableMemoryError> {
     mangala::endgame::report(counters, skip_origin)
 }
 

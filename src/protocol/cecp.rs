@@ -79,6 +79,37 @@ struct Session {
     /// Options (`memory`, `cores`, `option`) that arrived during a search: the option,
     /// its value and the command, applied before the next search.
     pending: Vec<(String, String, String)>,
+    /// How far the running analysis is, for XBoard's `.`; written by its work thread.
+    progress: Arc<Mutex<Option<Progress>>>,
+}
+
+/// The state of an analysis as `stat01` tells it.
+struct Progress {
+    started: std::time::Instant,
+    /// Root moves the analysis considers.
+    moves: usize,
+    depth: u32,
+    nodes: u64,
+    /// The root move being searched and its number (from 1), once the search has said.
+    current: Option<(String, usize)>,
+}
+
+impl Progress {
+    /// `stat01: time nodes ply mvleft mvtot mvname`, time in centiseconds, as XBoard's
+    /// engine-output window shows it under the lines.
+    fn stat01(&self) -> String {
+        let (mv, number) = self.current.clone().unwrap_or_default();
+        format!(
+            "stat01: {} {} {} {} {} {mv}",
+            self.started.elapsed().as_millis() / 10,
+            self.nodes,
+            self.depth,
+            self.moves.saturating_sub(number),
+            self.moves,
+        )
+        .trim_end()
+        .to_string()
+    }
 }
 
 /// A score for thinking output: centipawns, mates as 100000 + moves.
@@ -328,6 +359,20 @@ impl Session {
         let analysis = thinking == Thinking::Analysis;
         let post = self.post || analysis;
         let out = self.out.clone();
+        let progress = self.progress.clone();
+        if let Ok(mut p) = progress.lock() {
+            *p = analysis.then(|| Progress {
+                started: std::time::Instant::now(),
+                moves: if search.searchmoves.is_empty() {
+                    self.engine.table().legal_moves(None).map_or(0, |m| m.len())
+                } else {
+                    search.searchmoves.len()
+                },
+                depth: 0,
+                nodes: 0,
+                current: None,
+            });
+        }
         let players = self.engine.table().players();
         let expected = self.expected.clone();
         self.thinking = thinking;
@@ -336,12 +381,25 @@ impl Session {
         }
         let events = move |event: Event| match event {
             Event::Info(info) => {
+                if let Ok(mut p) = progress.lock()
+                    && let Some(p) = p.as_mut()
+                {
+                    p.depth = p.depth.max(info.depth);
+                    p.nodes = info.nodes;
+                }
                 if post {
                     out.line(&thinking_line(&info));
                 }
             }
-            // XBoard shows thinking lines only.
-            Event::CurrentMove { .. } => {}
+            // XBoard asks for the current move with `.`.
+            Event::CurrentMove { depth, mv, number } => {
+                if let Ok(mut p) = progress.lock()
+                    && let Some(p) = p.as_mut()
+                {
+                    p.depth = p.depth.max(depth);
+                    p.current = Some((mv, number));
+                }
+            }
             Event::Done(done) => match done.played {
                 Some(Ok(_)) => {
                     out.line(&format!("move {}", done.best.unwrap_or_default()));
@@ -455,7 +513,19 @@ impl Session {
                 self.ponder = false;
             }
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "draw" | "hint" | "bk" | "." | "nps" | "otim" => {}
+            | "ics" | "draw" | "hint" | "bk" | "nps" | "otim" => {}
+            "." => {
+                if self.thinking == Thinking::Analysis && self.engine.busy() {
+                    let line = self
+                        .progress
+                        .lock()
+                        .ok()
+                        .and_then(|p| p.as_ref().map(Progress::stat01));
+                    if let Some(line) = line {
+                        self.out.line(&line);
+                    }
+                }
+            }
             "protover" => self.features(),
             "ping" => self.out.line(&format!("pong {}", arg(0))),
             "quit" => {
@@ -673,6 +743,7 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
         thinking: Thinking::Idle,
         engine_moves: 0,
         pending: Vec::new(),
+        progress: Arc::new(Mutex::new(None)),
         excluded: Vec::new(),
         ponder: false,
         expected: Arc::new(Mutex::new(None)),

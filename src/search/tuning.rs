@@ -21,7 +21,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{Limits, Score, Searchable, Value};
-use crate::game::{Game, Rng};
+use crate::game::{Game, PositionError, Rng};
 
 /// What `ludus tune` needs from a game whose evaluation is linear in its weights.
 pub struct Terms<G: Game> {
@@ -186,27 +186,72 @@ pub struct Sample {
     pub features: Vec<(usize, f64)>,
 }
 
+/// Why a file of labelled positions cannot be read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SampleError {
+    /// The game's evaluation has no tunable terms.
+    NotTunable(&'static str),
+    /// A line (from 1) that is not `result position`.
+    NoPosition {
+        line: usize,
+    },
+    /// A result that is not 1, 0.5 or 0.
+    Result {
+        line: usize,
+        result: String,
+    },
+    Position {
+        line: usize,
+        error: PositionError,
+    },
+}
+
+impl std::fmt::Display for SampleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SampleError::NotTunable(game) => write!(f, "{game}'s evaluation cannot be tuned"),
+            SampleError::NoPosition { line } => {
+                write!(f, "line {line}: not a result and a position")
+            }
+            SampleError::Result { line, result } => {
+                write!(f, "line {line}: result {result:?} is not 1, 0.5 or 0")
+            }
+            SampleError::Position { line, error } => write!(f, "line {line}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SampleError {}
+
 /// Reads `result position` lines (as [`generate`] writes them); blank lines and `#`
 /// comments are skipped. An unreadable line is an error naming its number.
-pub fn read_samples<G: Searchable>(text: &str) -> Result<Vec<Sample>, String> {
-    let terms = G::tuning().ok_or_else(|| format!("{}'s evaluation cannot be tuned", G::NAME))?;
+pub fn read_samples<G: Searchable>(text: &str) -> Result<Vec<Sample>, SampleError> {
+    let terms = G::tuning().ok_or(SampleError::NotTunable(G::NAME))?;
     let mut samples = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fault = |what: String| format!("line {}: {what}", i + 1);
+        let number = i + 1;
         let (result, fen) = line
             .split_once(' ')
-            .ok_or_else(|| fault("not a result and a position".to_string()))?;
+            .ok_or(SampleError::NoPosition { line: number })?;
         let result: f64 = match result {
             "1" => 1.0,
             "0.5" => 0.5,
             "0" => 0.0,
-            other => return Err(fault(format!("result {other:?} is not 1, 0.5 or 0"))),
+            other => {
+                return Err(SampleError::Result {
+                    line: number,
+                    result: other.to_string(),
+                });
+            }
         };
-        let position = G::from_fen(fen.trim()).map_err(|e| fault(e.to_string()))?;
+        let position = G::from_fen(fen.trim()).map_err(|error| SampleError::Position {
+            line: number,
+            error,
+        })?;
         let features = (terms.features)(&position)
             .into_iter()
             .enumerate()

@@ -15,6 +15,7 @@ use nom::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::error::{SpecError, SpecProblem, StartError};
 use crate::protocol::Dialect;
 
 /// One `--engine` argument: `CMD ...`, or `key=value` settings: `cmd=...`,
@@ -62,7 +63,11 @@ fn setting(input: &str) -> IResult<&str, (&str, &str)> {
 
 impl EngineSpec {
     /// Reads an `--engine` argument; `index` names engines that are given no name.
-    pub fn parse(text: &str, index: usize) -> Result<EngineSpec, String> {
+    pub fn parse(text: &str, index: usize) -> Result<EngineSpec, SpecError> {
+        let refused = |problem| SpecError {
+            engine: index + 1,
+            problem,
+        };
         let parsed: IResult<&str, Vec<(&str, &str)>> =
             many0(preceded(space0, setting)).parse(text.trim());
         let settings = match parsed {
@@ -82,11 +87,15 @@ impl EngineSpec {
         for (key, value) in settings {
             match key {
                 "cmd" => {
-                    spec.command = shell_words::split(value)
-                        .map_err(|e| format!("engine {}: cannot split {value:?}: {e}", index + 1))?
+                    spec.command = shell_words::split(value).map_err(|e| {
+                        refused(SpecProblem::Split {
+                            value: value.to_string(),
+                            why: e.to_string(),
+                        })
+                    })?
                 }
                 "name" if value.trim().is_empty() => {
-                    return Err(format!("engine {}: an empty name", index + 1));
+                    return Err(refused(SpecProblem::EmptyName));
                 }
                 "name" => spec.name = value.to_string(),
                 "depth" => {
@@ -96,13 +105,21 @@ impl EngineSpec {
                             .ok()
                             .filter(|d| (1..=64).contains(d))
                             .ok_or_else(|| {
-                                format!("engine {}: depth takes 1 to 64, not {value:?}", index + 1)
+                                refused(SpecProblem::Value {
+                                    key: "depth",
+                                    takes: "1 to 64",
+                                    value: value.to_string(),
+                                })
                             })?,
                     )
                 }
                 "nodes" => {
                     spec.nodes = Some(value.parse::<u64>().map_err(|_| {
-                        format!("engine {}: nodes takes a number, not {value:?}", index + 1)
+                        refused(SpecProblem::Value {
+                            key: "nodes",
+                            takes: "a number",
+                            value: value.to_string(),
+                        })
                     })?)
                 }
                 "ponder" => {
@@ -110,10 +127,11 @@ impl EngineSpec {
                         "on" | "true" => true,
                         "off" | "false" => false,
                         _ => {
-                            return Err(format!(
-                                "engine {}: ponder takes on or off, not {value:?}",
-                                index + 1
-                            ));
+                            return Err(refused(SpecProblem::Value {
+                                key: "ponder",
+                                takes: "on or off",
+                                value: value.to_string(),
+                            }));
                         }
                     }
                 }
@@ -123,10 +141,11 @@ impl EngineSpec {
                         "uci" => Dialect::Uci,
                         "ugi" => Dialect::Ugi,
                         _ => {
-                            return Err(format!(
-                                "engine {}: proto takes native, uci or ugi, not {value:?}",
-                                index + 1
-                            ));
+                            return Err(refused(SpecProblem::Value {
+                                key: "proto",
+                                takes: "native, uci or ugi",
+                                value: value.to_string(),
+                            }));
                         }
                     }
                 }
@@ -134,20 +153,15 @@ impl EngineSpec {
                     Some(name) if !name.is_empty() => {
                         spec.options.push((name.to_string(), value.to_string()))
                     }
-                    _ => {
-                        return Err(format!(
-                            "engine {}: unknown setting {key:?} (cmd, name, proto, depth, nodes, ponder, option.<name>)",
-                            index + 1
-                        ));
-                    }
+                    _ => return Err(refused(SpecProblem::UnknownSetting(key.to_string()))),
                 },
             }
         }
         if spec.command.is_empty() {
-            return Err(format!("engine {}: no command", index + 1));
+            return Err(refused(SpecProblem::NoCommand));
         }
         if spec.depth.is_some() && spec.nodes.is_some() {
-            return Err(format!("engine {}: depth or nodes, not both", index + 1));
+            return Err(refused(SpecProblem::DepthAndNodes));
         }
         if spec.name.is_empty() {
             let program = std::path::Path::new(&spec.command[0])
@@ -217,7 +231,7 @@ pub struct Answer {
 impl Engine {
     /// Starts the engine's process, in a process group of its own (so that a kill
     /// reaches what a wrapper script started too); its standard error is discarded.
-    pub fn start(spec: &EngineSpec) -> Result<Engine, String> {
+    pub fn start(spec: &EngineSpec) -> Result<Engine, StartError> {
         let mut command = Command::new(&spec.command[0]);
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
@@ -227,7 +241,10 @@ impl Engine {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", spec.command.join(" ")))?;
+            .map_err(|error| StartError {
+                command: spec.command.join(" "),
+                error,
+            })?;
         let stdout = child.stdout.take().expect("piped");
         let (sender, lines) = mpsc::channel();
         std::thread::spawn(move || {

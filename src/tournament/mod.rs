@@ -22,10 +22,12 @@
 //! ```
 
 mod engine;
+mod error;
 mod referee;
 mod stats;
 
 pub use engine::EngineSpec;
+pub use error::{ClockError, MatchError, OpeningError, SpecError, SprtError, StartError};
 pub use referee::{Settings, TimeControl};
 pub use stats::Sprt;
 
@@ -100,7 +102,7 @@ struct State {
 fn read_opening<G: Game>(
     line: &str,
     rules: &[(String, String)],
-) -> Result<(G, Vec<G::Move>), String> {
+) -> Result<(G, Vec<G::Move>), OpeningError> {
     let line = line.trim();
     let (setup, moves) = match line.split_once(" moves ") {
         Some((s, m)) => (s.trim(), m),
@@ -113,22 +115,22 @@ fn read_opening<G: Game>(
     let mut start = if setup == "startpos" || setup.is_empty() {
         G::start()
     } else {
-        G::from_fen(setup).map_err(|e| e.to_string())?
+        G::from_fen(setup).map_err(OpeningError::Position)?
     };
     for (name, value) in rules {
         start
             .set_rule_option(name, value)
-            .map_err(|e| e.to_string())?;
+            .map_err(OpeningError::Rule)?;
     }
     let mut position = start.clone();
     let mut played = Vec::new();
     for text in moves.split_whitespace() {
-        let mv = position.parse_move(text).map_err(|e| e.to_string())?;
+        let mv = position.parse_move(text).map_err(OpeningError::Move)?;
         position.play(mv);
         played.push(mv);
     }
     if position.outcome().is_some() {
-        return Err("the game is over after the opening".into());
+        return Err(OpeningError::GameOver);
     }
     Ok((start, played))
 }
@@ -174,7 +176,7 @@ pub fn random_openings<G: Game>(plies: usize, count: usize, seed: u64) -> Vec<St
 pub const OUTPUT_CLOSED: &str = "the output was closed";
 
 /// The position an opening line reaches (its start with its moves played).
-pub fn opening_position<G: Game>(line: &str) -> Result<G, String> {
+pub fn opening_position<G: Game>(line: &str) -> Result<G, OpeningError> {
     let (mut position, moves) = read_opening::<G>(line, &[])?;
     for mv in moves {
         position.play(mv);
@@ -183,18 +185,21 @@ pub fn opening_position<G: Game>(line: &str) -> Result<G, String> {
 }
 
 /// Reads an openings file: one opening a line; blank lines and `#` comments skipped.
-pub fn read_openings<G: Game>(text: &str) -> Result<Vec<String>, String> {
+pub fn read_openings<G: Game>(text: &str) -> Result<Vec<String>, OpeningError> {
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        read_opening::<G>(line, &[]).map_err(|e| format!("opening on line {}: {e}", i + 1))?;
+        read_opening::<G>(line, &[]).map_err(|e| OpeningError::Line {
+            line: i + 1,
+            error: Box::new(e),
+        })?;
         openings.push(line.to_string());
     }
     if openings.is_empty() {
-        return Err("the openings file holds no opening".into());
+        return Err(OpeningError::Empty);
     }
     Ok(openings)
 }
@@ -641,29 +646,38 @@ fn clock_report(results: &[GameSummary], e: usize) -> Option<ClockReport> {
 }
 
 /// Runs the match for game `G`, printing progress and results to `out`.
-pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<GameSummary>, String> {
+pub fn run<G: Game>(
+    config: MatchConfig,
+    out: &mut dyn Write,
+) -> Result<Vec<GameSummary>, MatchError> {
     let engines = config.engines.len();
     if engines != G::PLAYERS.len() {
-        return Err(format!(
-            "{} takes {} engines, not {engines}",
-            G::NAME,
-            G::PLAYERS.len()
-        ));
+        return Err(MatchError::EngineCount {
+            game: G::NAME,
+            wanted: G::PLAYERS.len(),
+            given: engines,
+        });
     }
     if config.games == 0 {
-        return Err("a match needs at least one game".into());
+        return Err(MatchError::NoGames);
     }
     if config.sprt.is_some() && engines != 2 {
-        return Err("the SPRT needs two engines".into());
+        return Err(MatchError::SprtNeedsTwo);
     }
     for opening in &config.openings {
-        read_opening::<G>(opening, &config.rules)
-            .map_err(|e| format!("opening {opening:?}: {e}"))?;
+        read_opening::<G>(opening, &config.rules).map_err(|error| MatchError::Opening {
+            opening: opening.clone(),
+            error,
+        })?;
     }
     // An engine that cannot start, or refuses its options, is a mistake in the
     // command, not a loss: the match stops before the first game.
     for spec in &config.engines {
-        let mut engine = Engine::start(spec).map_err(|e| format!("engine {}: {e}", spec.name))?;
+        let refused = |why: String| MatchError::Engine {
+            name: spec.name.clone(),
+            why,
+        };
+        let mut engine = Engine::start(spec).map_err(|e| refused(e.to_string()))?;
         engine.spec.options.extend(config.rules.iter().cloned());
         let setup = engine.new_game(
             G::NAME,
@@ -673,7 +687,7 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
                 .max(std::time::Duration::from_secs(10)),
         );
         engine.quit();
-        setup.map_err(|failure| format!("engine {}: {failure}", spec.name))?;
+        setup.map_err(|failure| refused(failure.to_string()))?;
     }
     // Resume from the state file when it belongs to this match.
     let mut results: Vec<GameSummary> = Vec::new();
@@ -681,8 +695,11 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
         && let Ok(text) = std::fs::read_to_string(path)
         && !text.trim().is_empty()
     {
-        let state: State = serde_json::from_str(&text)
-            .map_err(|e| format!("the state file {} cannot be read: {e}", path.display()))?;
+        let state: State =
+            serde_json::from_str(&text).map_err(|e| MatchError::StateUnreadable {
+                path: path.clone(),
+                why: e.to_string(),
+            })?;
         // The number of games and the concurrency may change between runs.
         let comparable = |c: &MatchConfig| {
             serde_json::to_value(MatchConfig {
@@ -694,10 +711,7 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
         };
         let same = state.game == G::NAME && comparable(&state.config) == comparable(&config);
         if !same {
-            return Err(format!(
-                "the state file {} belongs to another match; remove it or name another",
-                path.display()
-            ));
+            return Err(MatchError::StateOfAnotherMatch(path.clone()));
         }
         results = state.results;
         results.retain(|r| r.index < config.games);
@@ -724,7 +738,7 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
     });
     let (sender, finished) = mpsc::channel::<GameSummary>();
     let config_ref = &config;
-    let mut write_error: Option<String> = None;
+    let mut write_error: Option<MatchError> = None;
     let mut output_closed = false;
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
@@ -782,7 +796,10 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
                     .open(path)
                     .and_then(|mut f| f.write_all(record.as_bytes()));
                 if let Err(e) = written {
-                    write_error = Some(format!("cannot write {}: {e}", path.display()));
+                    write_error = Some(MatchError::Write {
+                        path: path.clone(),
+                        why: e.to_string(),
+                    });
                 }
             }
             results.push(summary);
@@ -798,7 +815,10 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
                 if let Err(e) =
                     std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, path))
                 {
-                    write_error = Some(format!("cannot write {}: {e}", path.display()));
+                    write_error = Some(MatchError::Write {
+                        path: path.clone(),
+                        why: e.to_string(),
+                    });
                 }
             }
             if sprt_decided(&results) {
@@ -813,7 +833,7 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
         return Err(e);
     }
     if output_closed {
-        return Err(OUTPUT_CLOSED.to_string());
+        return Err(MatchError::OutputClosed);
     }
     results.sort_by_key(|r| r.index);
     let report = report(&config, &results, G::NAME);
@@ -823,7 +843,10 @@ pub fn run<G: Game>(config: MatchConfig, out: &mut dyn Write) -> Result<Vec<Game
     }
     if let Some(path) = &config.summary {
         let text = serde_json::to_string_pretty(&report.json).expect("a summary serialises");
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, text).map_err(|e| MatchError::Write {
+            path: path.clone(),
+            why: e.to_string(),
+        })?;
     }
     Ok(results)
 }
@@ -847,10 +870,13 @@ fn play_one<G: Game>(
                     engine.spec.options.extend(config.rules.iter().cloned());
                     processes[e] = Some(engine);
                 }
-                Err(reason) => {
+                Err(error) => {
                     let played = referee::Played {
                         moves: Vec::new(),
-                        ending: Ending::Forfeit { seat, reason },
+                        ending: Ending::Forfeit {
+                            seat,
+                            reason: error.to_string(),
+                        },
                         clocks: Vec::new(),
                     };
                     return summarise::<G>(index, opening, seats, played);
@@ -966,10 +992,14 @@ mod tests {
     #[test]
     fn openings_are_checked() {
         use crate::games::mangala;
-        assert!(read_openings::<mangala::Position>("# none\n\n").is_err());
+        assert_eq!(
+            read_openings::<mangala::Position>("# none\n\n").unwrap_err(),
+            OpeningError::Empty
+        );
         let ok = read_openings::<mangala::Position>("startpos\nstartpos moves A b\n").unwrap();
         assert_eq!(ok.len(), 2);
         let err = read_openings::<mangala::Position>("startpos\nmoves A A\n").unwrap_err();
-        assert!(err.starts_with("opening on line 2:"), "{err}");
+        assert!(matches!(err, OpeningError::Line { line: 2, .. }), "{err:?}");
+        assert!(err.to_string().starts_with("opening on line 2:"), "{err}");
     }
 }

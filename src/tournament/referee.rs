@@ -25,8 +25,8 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// Reads `[moves/]seconds[+increment]`, e.g. `10+0.1`, `40/60`, `0.5+0.05`.
-    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
-        let bad = || format!("a time control is [moves/]seconds[+increment], not {text:?}");
+    pub fn parse_clock(text: &str) -> Result<TimeControl, super::ClockError> {
+        let bad = || super::ClockError(text.to_string());
         let (moves, rest) = match text.split_once('/') {
             Some((m, rest)) => (
                 Some(m.parse::<u32>().ok().filter(|m| *m > 0).ok_or_else(bad)?),

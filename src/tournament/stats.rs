@@ -87,33 +87,37 @@ pub enum Verdict {
 
 impl Sprt {
     /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order, all four needed).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, super::SprtError> {
+        use super::SprtError;
         let mut values = [None; 4];
         let names = ["elo0", "elo1", "alpha", "beta"];
         for word in text.split_whitespace() {
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| format!("the SPRT takes name=value words, not {word:?}"))?;
+                .ok_or_else(|| SprtError::NotNameValue(word.to_string()))?;
             let i = names
                 .iter()
                 .position(|n| *n == key)
-                .ok_or_else(|| format!("unknown SPRT setting {key:?} (elo0, elo1, alpha, beta)"))?;
+                .ok_or_else(|| SprtError::UnknownSetting(key.to_string()))?;
             values[i] = Some(
                 value
                     .parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite())
-                    .ok_or_else(|| format!("{key} takes a number, not {value:?}"))?,
+                    .ok_or_else(|| SprtError::NotANumber {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                    })?,
             );
         }
         let [Some(elo0), Some(elo1), Some(alpha), Some(beta)] = values else {
-            return Err("the SPRT needs elo0, elo1, alpha and beta".into());
+            return Err(SprtError::Missing);
         };
         if elo1 <= elo0 || !(0.0..0.5).contains(&alpha) || !(0.0..0.5).contains(&beta) {
-            return Err("the SPRT needs elo0 < elo1 and alpha, beta in (0, 0.5)".into());
+            return Err(SprtError::OutOfRange);
         }
         if alpha <= 0.0 || beta <= 0.0 {
-            return Err("the SPRT needs alpha and beta above 0".into());
+            return Err(SprtError::NotPositive);
         }
         Ok(Sprt {
             elo0,

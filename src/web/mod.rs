@@ -80,20 +80,46 @@ struct Server {
     sessions: Arc<Semaphore>,
 }
 
+/// Why the server could not start.
+#[derive(Debug)]
+pub enum ServeError {
+    Runtime(std::io::Error),
+    Listen {
+        address: SocketAddr,
+        error: std::io::Error,
+    },
+    Address(std::io::Error),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Runtime(e) => write!(f, "cannot start the server's runtime: {e}"),
+            ServeError::Listen { address, error } => {
+                write!(f, "cannot listen on {address}: {error}")
+            }
+            ServeError::Address(e) => write!(f, "cannot read the address listened on: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
 /// Serves until the process is ended; `ready` is told the address once it listens.
-pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+        .map_err(ServeError::Runtime)?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.listen)
             .await
-            .map_err(|e| format!("cannot listen on {}: {e}", options.listen))?;
-        let address = listener
-            .local_addr()
-            .map_err(|e| format!("cannot read the address listened on: {e}"))?;
+            .map_err(|error| ServeError::Listen {
+                address: options.listen,
+                error,
+            })?;
+        let address = listener.local_addr().map_err(ServeError::Address)?;
         if !address.ip().is_loopback() {
             log::warn!(
                 "listening on {address}, beyond loopback: anyone who can reach it can play, \

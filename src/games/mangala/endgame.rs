@@ -87,7 +87,11 @@ impl Table {
     /// Builds the tables (on `threads` threads) for the sowing rule `skip_origin`.
     /// Time and memory grow about fourfold every two counters; see mangala.md.
     /// The error says when the memory cannot be had.
-    pub fn build(max_counters: usize, skip_origin: bool, threads: usize) -> Result<Table, String> {
+    pub fn build(
+        max_counters: usize,
+        skip_origin: bool,
+        threads: usize,
+    ) -> Result<Table, TableMemoryError> {
         let started = std::time::Instant::now();
         let max_counters = max_counters.min(MAX_COUNTERS);
         let ranker = Ranker::new();
@@ -224,7 +228,7 @@ impl Table {
     }
 
     /// Solves level `n`, every lower level being solved: returns it with its sweeps.
-    fn build_level(&self, n: usize, threads: usize) -> Result<(Level, u32), String> {
+    fn build_level(&self, n: usize, threads: usize) -> Result<(Level, u32), TableMemoryError> {
         let states = self.ranker.count(n) as usize * 2;
         let mut bounds = filled(states, [-(n as i8), n as i8])?;
         let mut settled = filled(states, [0u16; 2])?;
@@ -448,14 +452,29 @@ impl Step {
     }
 }
 
-/// A vector of `len` copies of `value`, or an error naming the memory it needed.
-fn filled<T: Copy>(len: usize, value: T) -> Result<Vec<T>, String> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| {
-        format!(
+/// The memory an endgame table needed and could not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableMemoryError {
+    pub mib: usize,
+}
+
+impl std::fmt::Display for TableMemoryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
             "the endgame table needs {} MiB more memory than there is",
-            (len * std::mem::size_of::<T>()) >> 20
+            self.mib
         )
+    }
+}
+
+impl std::error::Error for TableMemoryError {}
+
+/// A vector of `len` copies of `value`, or an error naming the memory it needed.
+fn filled<T: Copy>(len: usize, value: T) -> Result<Vec<T>, TableMemoryError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| TableMemoryError {
+        mib: (len * std::mem::size_of::<T>()) >> 20,
     })?;
     v.resize(len, value);
     Ok(v)
@@ -559,7 +578,7 @@ fn next_composition(pits: &mut [u8; PITS]) {
 /// Builds the tables for positions of up to `counters` counters and reports, per
 /// counters on the board, the positions, how many have an exact value, the sweeps,
 /// the time and the memory taken (`ludus endgame`).
-pub fn report(counters: usize, skip_origin: bool) -> Result<String, String> {
+pub fn report(counters: usize, skip_origin: bool) -> Result<String, TableMemoryError> {
     let start = std::time::Instant::now();
     let table = Table::build(counters, skip_origin, 2)?;
     let elapsed = start.elapsed();
