@@ -15,6 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::Server;
+use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
 use ludus::game::Game;
 use ludus::games::{mangala, mentula, senamukha};
@@ -42,7 +43,12 @@ impl Browser {
     /// A fresh `ludus serve`, a headless Chromium with a fresh profile, and the page of
     /// `game` open in it.
     async fn open(game: &str) -> Browser {
-        let server = Server::start(&[]);
+        Browser::open_with(game, &[]).await
+    }
+
+    /// [`Browser::open`] with a server started with `args`.
+    async fn open_with(game: &str, args: &[&str]) -> Browser {
+        let server = Server::start(args);
         let port = free_port();
         // A process group of its own: Chromium runs under chromedriver, and a test that
         // fails ends them all (see Drop).
@@ -153,6 +159,77 @@ impl Browser {
         } else {
             self.click(&format!("#sq-{square}")).await;
         }
+    }
+
+    /// A real mouse click at the centre of a square as drawn (flipped or not), on
+    /// whatever the page shows there.
+    async fn click_at_square(&self, square: &str) {
+        let centre = self
+            .eval(&format!(
+                "(() => {{ const r = document.getElementById('sq-{square}').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+            ))
+            .await;
+        let (x, y) = (centre[0].as_f64().unwrap(), centre[1].as_f64().unwrap());
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x,
+                y,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client.perform_actions(mouse).await.unwrap();
+    }
+
+    /// Every man is drawn on its own square: the man at the centre of each square's
+    /// drawing is that square's. Returns where the men are drawn (square, x, y).
+    async fn men_on_their_squares(&self) -> Vec<(String, f64, f64)> {
+        let men = self
+            .eval(
+                "[...document.querySelectorAll('#board .man')].map((man) => {
+                   const square = man.dataset.square;
+                   const r = document.getElementById(`sq-${square}`).getBoundingClientRect();
+                   const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                   const shown = at && at.closest('.man');
+                   const m = man.getBoundingClientRect();
+                   return [square, shown ? shown.dataset.square : null, m.x + m.width / 2, m.y + m.height / 2];
+                 })",
+            )
+            .await;
+        let men = men.as_array().unwrap();
+        assert!(!men.is_empty());
+        men.iter()
+            .map(|man| {
+                assert_eq!(man[0], man[1], "the man drawn on {} is {}", man[0], man[1]);
+                (
+                    man[0].as_str().unwrap().to_string(),
+                    man[2].as_f64().unwrap(),
+                    man[3].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// The move list as words: numbers, moves, `-` for skips, `_` for an empty cell.
+    async fn move_list(&self) -> String {
+        self.eval("[...document.getElementById('moves').children].map((e) => e.textContent || '_').join(' ')")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// The text of the element `css` selects.
+    async fn text(&self, css: &str) -> String {
+        self.eval(&format!("document.querySelector({css:?}).textContent"))
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     }
 
     async fn message(&self) -> String {
@@ -277,7 +354,13 @@ impl Browser {
 
     /// Sets a position through the position box.
     async fn set_position(&self, text: &str) {
-        self.click("#position-panel summary").await;
+        if self
+            .eval("document.getElementById('position-panel').open")
+            .await
+            != json!(true)
+        {
+            self.click("#position-panel summary").await;
+        }
         self.type_into("#position-text", text).await;
         self.click("#set-position").await;
         self.wait_for(
@@ -362,16 +445,61 @@ async fn senamukha_in_the_browser() {
             .contains("depth")
     );
     page.screenshot("senamukha").await;
-    // Flip turns the board; Undo takes back to the person's turn (ludus's move too).
+    // Flip turns the board half round: every man stays drawn on its own square, now
+    // elsewhere on the screen, and a click where a square is drawn takes its man.
+    let upright = page.men_on_their_squares().await;
     page.click("#flip").await;
-    assert_eq!(
-        page.eval("document.getElementById('board').classList.contains('flipped')")
-            .await,
-        json!(true)
-    );
+    let flipped = page.men_on_their_squares().await;
+    let moved = upright
+        .iter()
+        .zip(&flipped)
+        .filter(|(a, b)| a.0 == b.0 && ((a.1 - b.1).abs() > 5.0 || (a.2 - b.2).abs() > 5.0))
+        .count();
+    assert_eq!(moved, upright.len(), "{upright:?} {flipped:?}");
+    page.click_at_square("g3").await;
+    page.wait_for("document.querySelector('#sq-g3.selected')", "g3 selected")
+        .await;
+    page.screenshot("senamukha-flipped").await;
+    page.click_at_square("g3").await;
     page.click("#flip").await;
+    page.men_on_their_squares().await;
+    // Undo takes back to the person's turn (ludus's move too).
     page.click("#undo").await;
     page.idle_after(0, "the moves taken back").await;
+    assert_eq!(page.message().await, "took back 2 moves");
+    assert_eq!(page.text("#turn").await, "White to move");
+    // The turn, next to the board, says when ludus thinks and for whom.
+    page.set_seat(0, "movetime 3000").await;
+    page.wait_for(
+        "document.getElementById('turn').textContent === 'ludus (White) is thinking'",
+        "ludus thinking for White",
+    )
+    .await;
+    page.set_seat(0, "person").await;
+    page.idle_after(0, "the search dropped").await;
+    // A set position starts clean: no engine line of the old game.
+    page.set_position("k10/4P6/11/11/11/11/11/11/11/11/10K w - - 0 1")
+        .await;
+    assert_eq!(page.text("#thinking").await, "");
+    // A choice between moves goes with the position: New game takes it away.
+    page.click_square("e10").await;
+    page.click_square("e11").await;
+    page.wait_for(
+        "!document.getElementById('choice').hidden",
+        "the promotion choice",
+    )
+    .await;
+    page.click("#new-game").await;
+    page.wait_for(
+        "document.getElementById('choice').hidden && document.body.dataset.state === 'idle'",
+        "the choice gone",
+    )
+    .await;
+    assert_eq!(
+        page.eval("document.querySelectorAll('#choice button').length")
+            .await,
+        json!(0)
+    );
     // A promotion asks for the piece.
     page.set_position("k10/4P6/11/11/11/11/11/11/11/11/10K w - - 0 1")
         .await;
@@ -398,6 +526,14 @@ async fn senamukha_in_the_browser() {
     let game = data("senamukha/game1.txt");
     let plies = plies_of::<senamukha::Position>(&game);
     page.replay_record(&game, plies).await;
+    // Stepped back, every move keeps the record's notation (long form, captures `:`).
+    let list = page.move_list().await;
+    assert!(
+        list.split(' ')
+            .filter(|w| !w.ends_with('.'))
+            .all(|w| w.contains('–') || w.contains(':')),
+        "{list}"
+    );
     let mate = page
         .eval(&format!(
             "document.querySelector('#moves .move[data-ply=\"{plies}\"]').dataset.move"
@@ -452,6 +588,17 @@ async fn mentula_in_the_browser_with_one_person_and_three_engines() {
             .await,
         json!("a1-b2-c3")
     );
+    // The list by rounds: the players' columns, then round 1 with its four moves.
+    let list = page.move_list().await;
+    assert!(
+        list.starts_with("_ white yellow red magenta 1. a1-b2-c3 "),
+        "{list}"
+    );
+    assert_eq!(list.split(' ').count(), 10, "{list}");
+    // Flipped, every man is still drawn on its own square.
+    page.click("#flip").await;
+    page.men_on_their_squares().await;
+    page.click("#flip").await;
     // The reaches, on request: at the start of play every square is shared by all four.
     page.click("#reach").await;
     page.wait_for(
@@ -493,11 +640,48 @@ async fn mangala_in_the_browser() {
     let record = data("mangala/opening.txt");
     page.replay_record(&record, plies_of::<mangala::Position>(&record))
         .await;
+    // North's row empty after A: North passes, and the list shows the pass as the
+    // record does.
+    page.set_position("2,0,0,0,0,0/0,0,0,0,0,0 S 35 35").await;
+    page.click("#pit-A").await;
+    page.idle_after(1, "A sown").await;
+    page.click("#pit-B").await;
+    page.result().await;
+    page.idle_after(2, "B sown").await;
+    assert_eq!(page.move_list().await, "1. A - 2. B");
     page.set_position("0,0,0,0,0,1/1,0,0,0,0,0 S 35 35").await;
     page.click("#pit-F").await;
     assert_eq!(
         page.result().await,
         json!("Game over: south wins (all pits empty; south 37, north 35)")
     );
+    page.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_tab_past_the_session_limit_says_so() {
+    let page = Browser::open_with("mangala", &["--sessions", "2"]).await;
+    let address = format!("http://{}/?game=mangala", page.server.address);
+    for tab in 2..=3 {
+        let window = page.client.new_window(true).await.unwrap();
+        page.client.switch_to_window(window.handle).await.unwrap();
+        page.client.goto(&address).await.unwrap();
+        let settled = "['idle', 'closed'].includes(document.body.dataset.state)";
+        page.wait_for(settled, "the tab settled").await;
+        let message = page.message().await;
+        if tab == 2 {
+            assert!(!message.contains("sessions are in use"), "{message}");
+            assert_eq!(
+                page.eval("document.body.dataset.state").await,
+                json!("idle")
+            );
+        } else {
+            assert_eq!(
+                message,
+                "all 2 engine sessions are in use; close a tab and reload"
+            );
+        }
+    }
     page.close().await;
 }

@@ -79,6 +79,13 @@ fn the_page_and_its_assets_are_served() {
     let (status, style) = server.get("/ludus.css", &server.address);
     assert_eq!(status, 200);
     assert!(style.contains("#board"));
+    // The icon, at the name the page links and at the name browsers ask for unasked.
+    assert!(page.contains("href=\"/favicon.svg\""), "{page}");
+    for icon in ["/favicon.svg", "/favicon.ico"] {
+        let (status, svg) = server.get(icon, &server.address);
+        assert_eq!(status, 200, "{icon}");
+        roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{icon}: {e}"));
+    }
     assert_eq!(server.get("/nothing", &server.address).0, 404);
 }
 
@@ -204,6 +211,12 @@ fn sessions_are_bounded_in_number_and_in_search_time() {
         Err(e) => panic!("refused with 503, not {e}"),
         Ok(_) => panic!("a third session was let in"),
     }
+    // The page asks why, as a browser does not tell it.
+    let host = server.address.clone();
+    assert_eq!(
+        server.get("/sessions", &host),
+        (200, r#"{"limit":2,"open":2}"#.to_string())
+    );
     let started = Instant::now();
     first.send("1 go infinite");
     let mut notices = Vec::new();

@@ -38,6 +38,7 @@ use crate::protocol;
 const INDEX_HTML: &str = include_str!("page/index.html");
 const LUDUS_JS: &str = include_str!("page/ludus.js");
 const LUDUS_CSS: &str = include_str!("page/ludus.css");
+const FAVICON_SVG: &str = include_str!("page/favicon.svg");
 
 /// A message from the page longer than this closes its socket (WebSocket close code
 /// 1009, "message too big"); lines longer than the protocol's own limit are refused by
@@ -136,6 +137,9 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
             .route("/", get(index))
             .route("/ludus.js", get(script))
             .route("/ludus.css", get(style))
+            .route("/favicon.svg", get(favicon))
+            .route("/favicon.ico", get(favicon))
+            .route("/sessions", get(sessions))
             .route("/ws", get(socket))
             .layer(axum::middleware::map_response(with_safety_headers))
             .with_state(server);
@@ -297,6 +301,25 @@ async fn script(State(server): State<Arc<Server>>, headers: HeaderMap) -> Respon
 
 async fn style(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
     asset(&headers, &server, "text/css; charset=utf-8", LUDUS_CSS)
+}
+
+async fn favicon(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+    asset(&headers, &server, "image/svg+xml", FAVICON_SVG)
+}
+
+/// How many sessions are open and how many may be: a page whose WebSocket was refused
+/// asks, since a browser does not tell a page why its WebSocket failed.
+async fn sessions(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = server.check_host(&headers) {
+        return refused.into_response();
+    }
+    let limit = server.options.sessions;
+    let open = limit - server.sessions.available_permits();
+    (
+        [(header::CACHE_CONTROL, "no-store")],
+        axum::Json(serde_json::json!({ "open": open, "limit": limit })),
+    )
+        .into_response()
 }
 
 async fn socket(

@@ -65,9 +65,13 @@ class Engine {
     return new Promise((resolve, reject) => {
       const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
       this.socket = new WebSocket(`${scheme}://${location.host}/ws`);
-      this.socket.onopen = () => resolve();
+      this.socket.onopen = () => {
+        this.opened = true;
+        resolve();
+      };
       this.socket.onerror = () => reject(new Error('cannot reach the engine'));
-      this.socket.onclose = () => this.onClose();
+      // A socket refused before it opened is told by connect's error instead.
+      this.socket.onclose = () => this.opened && this.onClose();
       this.socket.onmessage = (event) => this.receive(event.data);
     });
   }
@@ -141,7 +145,9 @@ const state = {
   paused: false,
   epoch: 0, // grows with every change; an engine's move for an older one is dropped
   thinking: false,
-  display: [], // the moves in the chosen notation
+  turns: [], // the game's turns as its record numbers them (recordTurns)
+  recordKey: null, // what `turns` was read for
+  played: null, // the move just played, to be named once the list is read
 };
 
 let engine;
@@ -166,13 +172,54 @@ function positionCommand(upTo) {
   return moves.length ? `position ${setup} moves ${moves.join(' ')}` : `position ${setup}`;
 }
 
-// Words of a record in a notation, without move numbers, passes and results: the
-// moves in order.
-function recordMoves(text) {
-  return text
-    .split(/\s+/)
-    .filter((w) => w && !/^\d+\.+$/.test(w) && !/^(…|\.\.\.|-|\*|1-0|0-1|1\/2-1\/2|½-½)$/.test(w))
-    .map((w) => w.replace(/[×#=.+]+$/, ''));
+// A record (records.md) read as turns, in order: a move (its text as the record
+// writes it, with its marks) or a skipped turn, each with its round number and seat.
+// `first` is the seat of the first turn; reading stops after `plies` moves or at the
+// end of play (a result, a comment, prose).
+function recordTurns(text, players, first, plies = Infinity) {
+  const words = text.split(/\s+/).filter((w) => w);
+  const turns = [];
+  let round = null;
+  let seat = 0;
+  let moves = 0;
+  // The header is what comes before the first move number.
+  let i = words.findIndex((w) => /^\d+\.$/.test(w));
+  if (i < 0) return turns;
+  for (; i < words.length && moves < plies; i++) {
+    const word = words[i];
+    if (/^\d+\.$/.test(word)) {
+      round = Number(word.slice(0, -1));
+      seat = 0;
+    } else if (/^(…|\.\.\.|\.\.)$/.test(word)) {
+      seat = first;
+    } else if (word === '-') {
+      turns.push({ round, seat, skip: true });
+      seat = (seat + 1) % players;
+    } else if (/^(\*|1-0|0-1|1\/2-1\/2|½-½)$/.test(word) || /^[{;(]/.test(word)) {
+      break;
+    } else {
+      turns.push({ round, seat, text: word.replace(/\.$/, ''), ply: ++moves });
+      seat = (seat + 1) % players;
+    }
+  }
+  return turns;
+}
+
+// The moves of a record as the engine reads them (marks taken off).
+function recordMoves(text, players, first) {
+  return recordTurns(text, players, first)
+    .filter((t) => !t.skip)
+    .map((t) => t.text.replace(/[×#=+]+$/, ''));
+}
+
+// What belongs to one position only: the engine's line, a choice between moves, the
+// message. Cleared when the game, the position or the moves shown change.
+function clearTransient() {
+  $('thinking').textContent = '';
+  $('choice').hidden = true;
+  $('choice').innerHTML = '';
+  state.selected = null;
+  say('');
 }
 
 // Every action of a person starts here and ends in a redraw; the page reads as busy
@@ -198,23 +245,30 @@ async function refresh() {
     return;
   }
   const reach = state.game === 'mentula' && $('reach').checked ? ' reach' : '';
-  const [diagram, legal, status, mover, record] = await Promise.all([
+  const [diagram, legal, status, mover] = await Promise.all([
     engine.request(`diagram svg${reach}`),
     engine.request('legal_moves'),
     engine.request('status'),
     engine.request('to_move'),
-    engine.request(`record ${$('notation').value}`),
   ]);
+  await readRecord();
   if (epoch !== state.epoch) return;
   drawBoard(diagram.text);
   state.legal = legal.ok && legal.text ? legal.text.split(' ') : [];
   state.over = mover.text === 'none';
   state.mover = state.over ? null : gameInfo().players.indexOf(mover.text);
-  const shown = record.ok ? recordMoves(record.text) : [];
-  state.display = shown.length === state.view ? shown : state.moves.slice(0, state.view);
   drawMoves();
+  if (state.played) {
+    // The move just played, named as the list names it (the notation, its marks).
+    const { ply, by, text } = state.played;
+    state.played = null;
+    const turn = state.turns.find((t) => t.ply === ply);
+    const named = turn ? turn.text : text;
+    if (ply === state.view) say(by === 'ludus' ? `ludus played ${named}` : `played ${named}`);
+  }
   drawResult(status.text);
   drawSeats();
+  drawTurn();
   setState('idle');
   maybeEngineMove();
 }
@@ -223,32 +277,128 @@ function drawBoard(svg) {
   const board = $('board');
   board.innerHTML = svg;
   board.dataset.game = state.game;
-  board.classList.toggle('flipped', state.flipped);
+  orient();
 }
 
+// Flipped, the board turns half round (CSS) and each man turns back upright about its
+// square's centre. A man's own transform places it on its square, so the turn is
+// added to that transform rather than set by CSS, which would replace it.
+function orient() {
+  const board = $('board');
+  board.classList.toggle('flipped', state.flipped);
+  const square = board.querySelector('.square');
+  const half = square ? Number(square.getAttribute('width')) / 2 : 0;
+  for (const man of board.querySelectorAll('.man')) {
+    if (man.dataset.at === undefined) man.dataset.at = man.getAttribute('transform') || '';
+    const upright = state.flipped ? ` rotate(180 ${half} ${half})` : '';
+    man.setAttribute('transform', `${man.dataset.at}${upright}`);
+  }
+}
+
+// The whole game's record in the chosen notation, read again only when the moves or
+// the notation change (so that stepping back keeps the notation of later moves); the
+// engine is left on the position shown.
+async function readRecord() {
+  const key = JSON.stringify([state.start, state.moves, $('notation').value]);
+  if (state.recordKey === key) return;
+  const [, first, , record] = await Promise.all([
+    engine.request(positionCommand(0)),
+    engine.request('to_move'),
+    engine.request(positionCommand(state.moves.length)),
+    engine.request(`record ${$('notation').value}`),
+    engine.request(positionCommand(state.view)),
+  ]);
+  const players = gameInfo().players;
+  const seat = Math.max(0, players.indexOf(first.text));
+  state.turns = record.ok ? recordTurns(record.text, players.length, seat, state.moves.length) : [];
+  if (state.turns.filter((t) => !t.skip).length !== state.moves.length) {
+    // Unreadable: the moves as played, numbered by the seat that played them.
+    state.turns = state.moves.map((m, i) => {
+      const at = seat + i;
+      return { round: Math.floor(at / players.length) + 1, seat: at % players.length, text: m, ply: i + 1 };
+    });
+  }
+  state.recordKey = key;
+}
+
+// The moves by rounds: a row a round, its number, then a column a player (in its
+// colour), `-` for a skipped turn.
 function drawMoves() {
   const list = $('moves');
   list.innerHTML = '';
-  const players = gameInfo().players.length;
-  const all = state.moves.map((m, i) => (i < state.view ? state.display[i] || m : m));
-  all.forEach((text, i) => {
-    if (i % players === 0 && players === 2) {
+  const players = gameInfo().players;
+  list.style.gridTemplateColumns = `auto repeat(${players.length}, minmax(0, 1fr))`;
+  if (players.length > 2) {
+    // More than two players: the columns are headed by the players.
+    list.append(document.createElement('span'));
+    for (const player of players) {
+      const head = document.createElement('span');
+      head.className = 'player';
+      head.dataset.player = player;
+      head.textContent = player;
+      list.append(head);
+    }
+  }
+  let row = null;
+  let column = 0;
+  for (const turn of state.turns) {
+    if (turn.round !== row) {
+      row = turn.round;
+      column = 0;
       const number = document.createElement('span');
       number.className = 'number';
-      number.textContent = `${i / 2 + 1}.`;
+      number.textContent = `${turn.round}.`;
       list.append(number);
     }
+    for (; column < turn.seat; column++) list.append(document.createElement('span'));
+    column = turn.seat + 1;
+    if (turn.skip) {
+      const skip = document.createElement('span');
+      skip.className = 'skip';
+      skip.textContent = '-';
+      skip.title = `${players[turn.seat]}'s turn is skipped`;
+      skip.dataset.player = players[turn.seat];
+      list.append(skip);
+      continue;
+    }
+    const i = turn.ply - 1;
     const move = document.createElement('button');
     move.type = 'button';
     move.className = 'move';
-    move.textContent = text;
-    move.dataset.ply = String(i + 1);
+    move.textContent = turn.text;
+    move.dataset.ply = String(turn.ply);
     move.dataset.move = state.moves[i];
-    if (i + 1 === state.view) move.classList.add('current');
-    if (i + 1 > state.view) move.classList.add('later');
-    move.addEventListener('click', () => stepTo(i + 1));
+    move.dataset.player = players[turn.seat];
+    move.setAttribute('aria-label', `${turn.round}. ${players[turn.seat]} ${turn.text}`);
+    if (turn.ply === state.view) move.classList.add('current');
+    if (turn.ply > state.view) move.classList.add('later');
+    move.addEventListener('click', () => stepTo(turn.ply));
     list.append(move);
-  });
+  }
+}
+
+// Whose turn it is, next to the board: the player (in its colour), and whether ludus
+// thinks for it.
+function drawTurn() {
+  const turn = $('turn');
+  const players = gameInfo().players;
+  const name = (i) => players[i][0].toUpperCase() + players[i].slice(1);
+  if (state.over) {
+    turn.textContent = 'Game over';
+    delete turn.dataset.player;
+    return;
+  }
+  turn.dataset.player = players[state.mover];
+  const seat = state.seats[state.mover];
+  let text = `${name(state.mover)} to move`;
+  if (state.view !== state.moves.length) {
+    text += ` (move ${state.view} of ${state.moves.length} shown)`;
+  } else if (state.thinking) {
+    text = `ludus (${name(state.mover)}) is thinking`;
+  } else if (seat !== 'person') {
+    text += state.paused ? ' (ludus, paused)' : ' (ludus)';
+  }
+  turn.textContent = text;
 }
 
 function drawResult(status) {
@@ -307,6 +457,7 @@ async function engineMove(limits) {
   const epoch = state.epoch;
   state.thinking = true;
   setState('thinking');
+  drawTurn();
   $('thinking').textContent = `ludus thinks for ${gameInfo().players[state.mover]}…`;
   let best;
   try {
@@ -376,7 +527,7 @@ async function playMove(text, by) {
   state.moves = state.moves.slice(0, state.view);
   state.moves.push(played.text);
   state.view = state.moves.length;
-  say(by === 'ludus' ? `ludus played ${played.text}` : `played ${played.text}`);
+  state.played = { ply: state.view, by, text: played.text };
   await refresh();
 }
 
@@ -465,7 +616,7 @@ async function onBoardClick(event) {
   state.selected = square;
   mark([square], 'selected');
   mark(from.map((m) => gameInfo().squares(m).to), 'target');
-  say(`${square}: ${from.join(' ')}`);
+  say(`from ${square} to ${[...new Set(from.map((m) => gameInfo().squares(m).to))].join(', ')}`);
 }
 
 // A promotion (or any other choice between moves with the same squares).
@@ -496,7 +647,7 @@ async function stepTo(view) {
   if (to === state.view) return;
   await stopThinking();
   state.view = to;
-  $('choice').hidden = true;
+  clearTransient();
   await refresh();
 }
 
@@ -504,7 +655,11 @@ async function undo() {
   await stopThinking();
   // Back to the last position where a person was to move (at least one move).
   let view = Math.min(state.view, state.moves.length) - 1;
-  if (view < 0) return;
+  if (view < 0) {
+    await refresh();
+    return;
+  }
+  const before = state.moves.length;
   state.moves = state.moves.slice(0, view + 1);
   while (view > 0) {
     const set = await engine.request(positionCommand(view));
@@ -515,6 +670,9 @@ async function undo() {
   }
   state.moves = state.moves.slice(0, view);
   state.view = view;
+  clearTransient();
+  const taken = before - view;
+  say(`took back ${taken} move${taken === 1 ? '' : 's'}`);
   await refresh();
 }
 
@@ -535,8 +693,7 @@ async function newGame(game) {
   for (const [value, text] of gameInfo().notations) notation.add(new Option(text, value));
   $('reach-toggle').hidden = game !== 'mentula';
   $('result').hidden = true;
-  $('thinking').textContent = '';
-  say('');
+  clearTransient();
   await refresh();
 }
 
@@ -552,6 +709,7 @@ async function setPosition() {
   state.start = text;
   state.moves = [];
   state.view = 0;
+  clearTransient();
   say('position set');
   await refresh();
 }
@@ -567,7 +725,7 @@ async function loadRecord() {
     return;
   }
   const record = await engine.request('record');
-  const moves = recordMoves(record.text);
+  const moves = recordMoves(record.text, gameInfo().players.length, 0);
   const check = await engine.request(
     moves.length ? `position startpos moves ${moves.join(' ')}` : 'position startpos');
   if (!check.ok) {
@@ -577,6 +735,7 @@ async function loadRecord() {
   state.start = null;
   state.moves = moves;
   state.view = 0;
+  clearTransient();
   say(`record loaded: ${moves.length} moves; step through with → or the buttons`);
   await refresh();
 }
@@ -604,7 +763,7 @@ function wire() {
   $('undo').addEventListener('click', undo);
   $('flip').addEventListener('click', () => {
     state.flipped = !state.flipped;
-    $('board').classList.toggle('flipped', state.flipped);
+    orient();
   });
   $('pause').addEventListener('click', async () => {
     state.paused = !state.paused;
@@ -641,6 +800,19 @@ function wire() {
   });
 }
 
+// A browser does not tell the page why its WebSocket failed: the server says whether
+// every session is taken.
+async function whyRefused(otherwise) {
+  try {
+    const reply = await fetch('/sessions', { cache: 'no-store' });
+    const { open, limit } = await reply.json();
+    if (open >= limit) return `all ${limit} engine sessions are in use; close a tab and reload`;
+  } catch {
+    // The server itself is gone.
+  }
+  return otherwise;
+}
+
 async function main() {
   wire();
   engine = new Engine(showInfo, () => {
@@ -651,7 +823,7 @@ async function main() {
     await engine.connect();
   } catch (e) {
     setState('closed');
-    say(e.message, 'error');
+    say(await whyRefused(e.message), 'error');
     return;
   }
   const wanted = new URLSearchParams(location.search).get('game');
