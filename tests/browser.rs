@@ -161,28 +161,51 @@ impl Browser {
         }
     }
 
-    /// A real mouse click at the centre of a square as drawn (flipped or not), on
-    /// whatever the page shows there.
-    async fn click_at_square(&self, square: &str) {
+    /// Where the centre of a square is drawn, in the viewport (flipped or not).
+    async fn centre_of(&self, square: &str) -> (f64, f64) {
         let centre = self
             .eval(&format!(
                 "(() => {{ const r = document.getElementById('sq-{square}').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
             ))
             .await;
-        let (x, y) = (centre[0].as_f64().unwrap(), centre[1].as_f64().unwrap());
+        (centre[0].as_f64().unwrap(), centre[1].as_f64().unwrap())
+    }
+
+    /// A real mouse press at the centre of square `from` as drawn, and its release at
+    /// `to`'s: a click when they are the same square, else a drag.
+    async fn press_and_release(&self, from: &str, to: &str) {
+        let (x0, y0) = self.centre_of(from).await;
+        let (x1, y1) = self.centre_of(to).await;
         let mouse = MouseActions::new("mouse".into())
             .then(PointerAction::MoveTo {
                 duration: None,
-                x,
-                y,
+                x: x0,
+                y: y0,
             })
             .then(PointerAction::Down {
                 button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(100)),
+                x: x1,
+                y: y1,
             })
             .then(PointerAction::Up {
                 button: MOUSE_BUTTON_LEFT,
             });
         self.client.perform_actions(mouse).await.unwrap();
+    }
+
+    /// A real mouse click at the centre of a square as drawn, on whatever the page
+    /// shows there.
+    async fn click_at_square(&self, square: &str) {
+        self.press_and_release(square, square).await;
+    }
+
+    /// Keys sent to the board, which has the focus (WebDriver's key codes).
+    async fn board_keys(&self, keys: &str) {
+        let board = self.client.find(Locator::Css("#board")).await.unwrap();
+        board.send_keys(keys).await.unwrap();
     }
 
     /// Every man is drawn on its own square: the man at the centre of each square's
@@ -551,6 +574,58 @@ async fn senamukha_in_the_browser() {
         page.result().await,
         json!("Game over: black wins (checkmate)")
     );
+    // A new game played by keys: the cursor starts at a11; i3 is 8 down and 8 right,
+    // h5 2 up and 1 left of it.
+    page.click("#new-game").await;
+    page.wait_for(
+        "document.getElementById('seat-1').value !== 'person'",
+        "the new game's seats",
+    )
+    .await;
+    page.set_seat(1, "person").await;
+    page.idle_after(0, "a new game").await;
+    let (down, right, up, left) = ("\u{E015}", "\u{E014}", "\u{E013}", "\u{E012}");
+    let enter = "\u{E007}";
+    page.board_keys(&format!("{}{}{enter}", down.repeat(8), right.repeat(8)))
+        .await;
+    page.wait_for(
+        "document.querySelector('#sq-i3.selected')",
+        "i3 chosen by keys",
+    )
+    .await;
+    // What a screen reader hears of the square under the cursor.
+    assert_eq!(
+        page.eval("document.getElementById(document.getElementById('board').getAttribute('aria-activedescendant')).getAttribute('aria-label')").await,
+        json!("i3, white knight")
+    );
+    page.board_keys(&format!("{}{left}{enter}", up.repeat(2)))
+        .await;
+    page.idle_after(1, "Ni3-h5 played by keys").await;
+    assert_eq!(
+        page.eval("document.querySelector('#moves .move').dataset.move")
+            .await,
+        json!("i3h5")
+    );
+    // Black's reply dragged, then one typed in the seed's notation.
+    page.press_and_release("i9", "h7").await;
+    page.idle_after(2, "Ni9-h7 dragged").await;
+    page.type_into("#move-text", "Nc3–d5").await;
+    page.click("#move-form button").await;
+    page.idle_after(3, "Nc3-d5 typed").await;
+    assert_eq!(page.message().await, "played Nc3–d5");
+    page.type_into("#move-text", "Nc3–d5").await;
+    page.click("#move-form button").await;
+    page.wait_for(
+        "document.getElementById('message').dataset.kind === 'error'",
+        "the refusal",
+    )
+    .await;
+    assert!(
+        page.message().await.starts_with("illegal move: Nc3–d5"),
+        "{}",
+        page.message().await
+    );
+    assert_eq!(page.moves().await, 3);
     page.close().await;
 }
 
@@ -649,6 +724,13 @@ async fn mangala_in_the_browser() {
     page.result().await;
     page.idle_after(2, "B sown").await;
     assert_eq!(page.move_list().await, "1. A - 2. B");
+    // The same game by keys: the cursor starts on A; B is one to the right.
+    page.set_position("2,0,0,0,0,0/0,0,0,0,0,0 S 35 35").await;
+    page.board_keys("\u{E007}").await;
+    page.idle_after(1, "A sown by keys").await;
+    page.board_keys("\u{E014}\u{E007}").await;
+    page.result().await;
+    page.idle_after(2, "B sown by keys").await;
     page.set_position("0,0,0,0,0,1/1,0,0,0,0,0 S 35 35").await;
     page.click("#pit-F").await;
     assert_eq!(

@@ -148,6 +148,7 @@ const state = {
   turns: [], // the game's turns as its record numbers them (recordTurns)
   recordKey: null, // what `turns` was read for
   played: null, // the move just played, to be named once the list is read
+  cursor: null, // the id of the place the keyboard's cursor is on
 };
 
 let engine;
@@ -278,6 +279,8 @@ function drawBoard(svg) {
   board.innerHTML = svg;
   board.dataset.game = state.game;
   orient();
+  labelPlaces();
+  drawCursor();
 }
 
 // Flipped, the board turns half round (CSS) and each man turns back upright about its
@@ -431,6 +434,8 @@ function drawSeats() {
       for (const [value, text] of SEAT_KINDS) select.add(new Option(text, value));
       select.addEventListener('change', async () => {
         state.seats[i] = select.value;
+        // The keys go back to the page (← → step), not to this choice.
+        select.blur();
         await stopThinking();
         await refresh();
       });
@@ -509,6 +514,7 @@ function showInfo(line) {
 
 // --- Moves by clicking --------------------------------------------------------------
 
+// Plays a move (any notation the game reads) at the position shown; false if refused.
 async function playMove(text, by) {
   setState('loading');
   // A move played while earlier moves are shown replaces the moves after them.
@@ -516,19 +522,20 @@ async function playMove(text, by) {
   if (!set.ok) {
     say(set.text, 'error');
     setState('idle');
-    return;
+    return false;
   }
   const played = await engine.request(`play ${text}`);
   if (!played.ok) {
     say(played.text, 'error');
     setState('idle');
-    return;
+    return false;
   }
   state.moves = state.moves.slice(0, state.view);
   state.moves.push(played.text);
   state.view = state.moves.length;
   state.played = { ply: state.view, by, text: played.text };
   await refresh();
+  return true;
 }
 
 function personToMove() {
@@ -569,6 +576,11 @@ function movesFrom(square) {
 async function onBoardClick(event) {
   const at = clickedSquare(event.target);
   if (!at) return;
+  await choose(at);
+}
+
+// A square or pit chosen, by a click or by Enter on the keyboard's cursor.
+async function choose(at) {
   if (state.view !== state.moves.length && !personToMove()) {
     say('ludus is to move here; step to the end, or choose a person for this seat');
     return;
@@ -617,6 +629,128 @@ async function onBoardClick(event) {
   mark([square], 'selected');
   mark(from.map((m) => gameInfo().squares(m).to), 'target');
   say(`from ${square} to ${[...new Set(from.map((m) => gameInfo().squares(m).to))].join(', ')}`);
+}
+
+// --- Moves by dragging --------------------------------------------------------------
+
+// A man pressed and let go over another square: the two choices of a click-click.
+// (A press and a release on different elements give no click on either.)
+let dragFrom = null;
+
+function onPointerDown(event) {
+  const at = clickedSquare(event.target);
+  dragFrom = event.button === 0 && at && at.square ? { square: at.square, x: event.clientX, y: event.clientY } : null;
+}
+
+async function onPointerUp(event) {
+  const from = dragFrom;
+  dragFrom = null;
+  if (!from || Math.hypot(event.clientX - from.x, event.clientY - from.y) < 8) return;
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const to = under && clickedSquare(under);
+  if (!to || !to.square || to.square === from.square) return;
+  if (state.selected !== from.square) await choose({ square: from.square });
+  if (state.selected === from.square) await choose({ square: to.square });
+}
+
+// --- Moves by keyboard -------------------------------------------------------------
+
+// The places of the board a person chooses: squares, or pits.
+function places() {
+  return [...document.querySelectorAll('#board [id^="sq-"], #board [id^="pit-"]')];
+}
+
+function placeOf(element) {
+  return element.id.startsWith('pit-') ? { pit: element.id.slice(4) } : { square: element.id.slice(3) };
+}
+
+// Names for screen readers: each square with what stands on it ("e4, white pawn"),
+// each pit with its counters; the drawings of the men themselves are not read.
+function labelPlaces() {
+  for (const el of places()) {
+    el.setAttribute('role', 'button');
+    if (el.id.startsWith('pit-')) {
+      el.setAttribute('aria-label', `pit ${el.id.slice(4)}, ${el.dataset.count} counters`);
+      continue;
+    }
+    const square = el.id.slice(3);
+    const man = document.querySelector(`#board .man[data-square="${square}"]`);
+    const what = man ? [...man.classList].filter((c) => c !== 'man').join(' ') : 'empty';
+    el.setAttribute('aria-label', `${square}, ${what}`);
+  }
+  for (const man of document.querySelectorAll('#board .man')) man.setAttribute('aria-hidden', 'true');
+}
+
+// The keyboard's cursor: a place of the board, outlined while the board has the focus.
+function drawCursor() {
+  document.querySelectorAll('#board .cursor').forEach((el) => el.classList.remove('cursor'));
+  const board = $('board');
+  const at = state.cursor && document.getElementById(state.cursor);
+  if (!at) {
+    board.removeAttribute('aria-activedescendant');
+    return;
+  }
+  at.classList.add('cursor');
+  board.setAttribute('aria-activedescendant', state.cursor);
+}
+
+// The arrow keys move the cursor to the nearest place that way on the screen, so that
+// they follow the board as drawn, flipped or not, square or pits.
+function moveCursor(key) {
+  const all = places();
+  if (!all.length) return;
+  const current = document.getElementById(state.cursor) || all[0];
+  const centre = (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2, size: Math.max(r.width, r.height) };
+  };
+  const from = centre(current);
+  const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+  let best = null;
+  let bestDistance = Infinity;
+  for (const el of all) {
+    const to = centre(el);
+    const along = (to.x - from.x) * dx + (to.y - from.y) * dy;
+    const across = Math.abs((to.x - from.x) * dy + (to.y - from.y) * dx);
+    if (along < from.size / 4 || across > from.size / 2) continue;
+    if (along < bestDistance) {
+      best = el;
+      bestDistance = along;
+    }
+  }
+  if (best) state.cursor = best.id;
+  else if (!document.getElementById(state.cursor)) state.cursor = current.id;
+  drawCursor();
+}
+
+async function onBoardKey(event) {
+  if (event.key.startsWith('Arrow')) {
+    moveCursor(event.key);
+  } else if (event.key === 'Enter' || event.key === ' ') {
+    const at = document.getElementById(state.cursor);
+    if (at) await choose(placeOf(at));
+  } else if (event.key === 'Escape') {
+    state.selected = null;
+    clearMarks();
+  } else {
+    return;
+  }
+  event.preventDefault();
+  event.stopPropagation();
+}
+
+// A move typed in any notation of the game (`Nab5`, `g8-f6xe4`, `C`).
+async function onMoveTyped(event) {
+  event.preventDefault();
+  const field = $('move-text');
+  const text = field.value.trim();
+  if (!text) return;
+  if (!personToMove()) {
+    say(state.over ? 'the game is over' : 'it is ludus\'s turn: wait, or choose a person for this seat');
+    return;
+  }
+  await stopThinking();
+  if (await playMove(text, 'person')) field.value = '';
 }
 
 // A promotion (or any other choice between moves with the same squares).
@@ -758,6 +892,14 @@ async function copyRecord() {
 
 function wire() {
   $('board').addEventListener('click', onBoardClick);
+  $('board').addEventListener('keydown', onBoardKey);
+  $('board').addEventListener('pointerdown', onPointerDown);
+  $('board').addEventListener('pointerup', onPointerUp);
+  $('board').addEventListener('focus', () => {
+    if (!document.getElementById(state.cursor)) state.cursor = places()[0]?.id ?? null;
+    drawCursor();
+  });
+  $('move-form').addEventListener('submit', onMoveTyped);
   $('game').addEventListener('change', () => newGame($('game').value));
   $('new-game').addEventListener('click', () => newGame(state.game));
   $('undo').addEventListener('click', undo);
