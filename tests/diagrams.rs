@@ -91,6 +91,18 @@ fn senamukha_draws_every_square_and_man_and_marks_the_last_move_and_a_check() {
         .count();
     assert_eq!(men.len(), fen_men);
     assert_eq!(with_class(&document, "elephant").len(), 6);
+    // Every man is drawn by ludus's own shapes, none by a font's glyph.
+    for man in &men {
+        assert!(
+            man.descendants().all(|n| n.tag_name().name() != "text"),
+            "{:?} is drawn as text",
+            man.attribute("class")
+        );
+        assert!(
+            man.descendants()
+                .any(|n| n.tag_name().name() == "path" || n.tag_name().name() == "ellipse")
+        );
+    }
     assert!(
         document
             .descendants()
@@ -117,7 +129,19 @@ fn mentula_draws_four_colours_four_players_and_the_last_jump() {
         assert_eq!(with_class(&document, colour).len(), 16, "{colour}");
     }
     for player in ["white", "yellow", "red", "magenta"] {
-        assert_eq!(with_class(&document, player).len(), 4, "{player}");
+        let men = with_class(&document, player);
+        assert_eq!(men.len(), 4, "{player}");
+        // Told apart without colour too: each man carries its player's initial.
+        let initial = player[..1].to_uppercase();
+        for man in men {
+            assert_eq!(
+                man.descendants()
+                    .find(|n| n.has_tag_name("text"))
+                    .and_then(|t| t.text()),
+                Some(initial.as_str()),
+                "{player}"
+            );
+        }
     }
     assert_eq!(squares_of(&with_class(&document, "from")), ["a1"]);
     assert_eq!(squares_of(&with_class(&document, "pivot")), ["b1"]);

@@ -13,6 +13,8 @@ use crate::square_board::{SvgBoard, svg_centre};
 const SQUARE_FILLS: [&str; 4] = ["#e8d8b0", "#b8d4b0", "#b0c4de", "#e0b8c8"];
 /// The players' colours, in turn order.
 const MEN_FILLS: [&str; 4] = ["#ffffff", "#f2c919", "#d62828", "#b0198a"];
+/// The initials on the men, dark on the light men and light on the dark.
+const LETTER_FILLS: [&str; 4] = ["#222222", "#222222", "#ffffff", "#ffffff"];
 
 pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> String {
     let mut marks = Vec::new();
@@ -42,9 +44,13 @@ pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> Str
         position.owner(Square::new(file, rank)).map(|player| {
             (
                 NAMES[player].to_string(),
+                // The player's initial too, so that the players are told apart
+                // without their colours (red and magenta, for one).
                 format!(
-                    "<circle cx=\"20\" cy=\"20\" r=\"14\" fill=\"{}\" stroke=\"#222222\" stroke-width=\"2\"/>",
-                    MEN_FILLS[player]
+                    "<circle cx=\"20\" cy=\"20\" r=\"14\" fill=\"{}\" stroke=\"#222222\" stroke-width=\"2\"/><text x=\"20\" y=\"25\" font-size=\"14\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
+                    MEN_FILLS[player],
+                    LETTER_FILLS[player],
+                    NAMES[player][..1].to_uppercase()
                 ),
             )
         })

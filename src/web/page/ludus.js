@@ -638,6 +638,7 @@ async function choose(at) {
 let dragFrom = null;
 
 function onPointerDown(event) {
+  $('board').classList.remove('keyed');
   const at = clickedSquare(event.target);
   dragFrom = event.button === 0 && at && at.square ? { square: at.square, x: event.clientX, y: event.clientY } : null;
 }
@@ -724,6 +725,8 @@ function moveCursor(key) {
 }
 
 async function onBoardKey(event) {
+  // The cursor shows once the keys are used, not for a click that gave the focus.
+  $('board').classList.add('keyed');
   if (event.key.startsWith('Arrow')) {
     moveCursor(event.key);
   } else if (event.key === 'Enter' || event.key === ' ') {
