@@ -626,6 +626,16 @@ async fn senamukha_in_the_browser() {
         page.message().await
     );
     assert_eq!(page.moves().await, 3);
+    // On a phone the turn and the whole board show without scrolling.
+    page.client.set_window_size(400, 800).await.unwrap();
+    page.wait_for("window.innerWidth <= 400", "the phone-sized window")
+        .await;
+    assert_eq!(
+        page.eval("(() => { const b = document.getElementById('board').getBoundingClientRect(); const t = document.getElementById('turn').getBoundingClientRect(); return t.top >= 0 && t.bottom <= b.top && b.bottom <= window.innerHeight && b.right <= window.innerWidth; })()").await,
+        json!(true)
+    );
+    assert_eq!(page.text("#turn").await, "Black to move");
+    page.screenshot("senamukha-phone").await;
     page.close().await;
 }
 
@@ -681,6 +691,11 @@ async fn mentula_in_the_browser_with_one_person_and_three_engines() {
         "the reaches",
     )
     .await;
+    assert_eq!(
+        page.eval("document.getElementById('reach-legend').hidden")
+            .await,
+        json!(false)
+    );
     page.screenshot("mentula").await;
     page.click("#reach").await;
     let record = data("mentula/seed-full.txt");
@@ -695,6 +710,11 @@ async fn mentula_in_the_browser_with_one_person_and_three_engines() {
         json!(
             "Game over: white wins (one player left; white 64, yellow 0, red 0, magenta 0; ranking white > yellow = red = magenta)"
         )
+    );
+    // The long result wraps beside the board: the side panel stays at its right.
+    assert_eq!(
+        page.eval("document.querySelector('aside').getBoundingClientRect().left >= document.getElementById('board').getBoundingClientRect().right").await,
+        json!(true)
     );
     page.close().await;
 }

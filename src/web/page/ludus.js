@@ -829,6 +829,7 @@ async function newGame(game) {
   notation.innerHTML = '';
   for (const [value, text] of gameInfo().notations) notation.add(new Option(text, value));
   $('reach-toggle').hidden = game !== 'mentula';
+  $('reach-legend').hidden = game !== 'mentula' || !$('reach').checked;
   $('result').hidden = true;
   clearTransient();
   await refresh();
@@ -921,7 +922,10 @@ function wire() {
       maybeEngineMove();
     }
   });
-  $('reach').addEventListener('change', refresh);
+  $('reach').addEventListener('change', () => {
+    $('reach-legend').hidden = !$('reach').checked;
+    refresh();
+  });
   $('notation').addEventListener('change', refresh);
   $('to-start').addEventListener('click', () => stepTo(0));
   $('back').addEventListener('click', () => stepTo(state.view - 1));
