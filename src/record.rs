@@ -281,6 +281,15 @@ pub struct RecordError {
 
 impl std::fmt::Display for RecordError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // No turn: the fault is in the position tag, before any move.
+        if self.turn.is_empty() {
+            return write!(
+                f,
+                "the position tag {}: {}",
+                crate::game::quoted(&self.text),
+                self.why
+            );
+        }
         if self.text.is_empty() {
             write!(f, "move {}: {}", self.turn, self.why)
         } else {
@@ -788,8 +797,36 @@ fn split_header<'t, G: Game>(start: &G, text: &'t str) -> (Option<&'t str>, &'t 
     }
 }
 
-/// Replays a record from `start`.
+/// The word that opens a record's position tag: `[Position "<position>"]`, before
+/// everything else, names the position the record starts from.
+const POSITION_TAG: &str = "[Position \"";
+
+/// Splits off a record's position tag: the position it names (with the game's default
+/// rules), and the rest of the record.
+pub fn tagged_start<G: Game>(text: &str) -> Result<(Option<G>, &str), RecordError> {
+    let tagged: IResult<&str, &str> = preceded(
+        take_while(char::is_whitespace),
+        delimited(tag(POSITION_TAG), take_until("\"]"), tag("\"]")),
+    )
+    .parse(text);
+    let Ok((rest, position)) = tagged else {
+        return Ok((None, text));
+    };
+    let position = position.trim();
+    let start = G::from_fen(position).map_err(|e| RecordError {
+        turn: String::new(),
+        text: position.to_string(),
+        why: e.to_string(),
+    })?;
+    Ok((Some(start), rest))
+}
+
+/// Replays a record from its position tag's position if it has one (with the game's
+/// default rules: a caller with rules of its own reads the tag with [`tagged_start`]
+/// and passes the rest), else from `start`.
 pub fn replay<G: Game>(start: G, text: &str) -> Result<Replay<G>, RecordError> {
+    let (tagged, text) = tagged_start::<G>(text)?;
+    let start = tagged.unwrap_or(start);
     let (header, body) = split_header(&start, text);
     let mut reader = LineReader::new(start.clone(), body);
     reader.read(false)?;
@@ -857,6 +894,10 @@ pub fn write<G: Game>(
         }
     }
     let mut out = String::new();
+    // A game that starts elsewhere than the start position says where.
+    if start.fen() != G::start().fen() {
+        out.push_str(&format!("{POSITION_TAG}{}\"]\n", start.fen()));
+    }
     if let Some(h) = header {
         out.push_str(h);
         out.push('\n');

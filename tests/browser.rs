@@ -335,7 +335,13 @@ impl Browser {
     /// Loads a record through the record box and checks that it can be stepped through
     /// with the keys and the buttons.
     async fn replay_record(&self, record: &str, moves: u64) {
-        self.click("#record-panel summary").await;
+        if self
+            .eval("document.getElementById('record-panel').open")
+            .await
+            != json!(true)
+        {
+            self.click("#record-panel summary").await;
+        }
         self.type_into("#record-text", record).await;
         self.click("#load-record").await;
         self.wait_for(
@@ -523,6 +529,43 @@ async fn senamukha_in_the_browser() {
             .await,
         json!(0)
     );
+    // A game from a set position, copied and replayed: the record carries its start.
+    page.set_seat(1, "person").await;
+    page.set_position("k10/4P6/11/11/11/11/11/11/11/11/10K b - - 0 1")
+        .await;
+
+    page.click_square("a11").await;
+    page.click_square("b11").await;
+    page.idle_after(1, "Ka11-b11").await;
+    page.eval("document.getElementById('record-panel').open = true")
+        .await;
+    page.click("#copy-record").await;
+    page.wait_for(
+        "document.getElementById('record-text').value.startsWith('[Position ')",
+        "the record copied",
+    )
+    .await;
+    let record = page
+        .eval("document.getElementById('record-text').value")
+        .await;
+    let record = record.as_str().unwrap().to_string();
+    assert!(
+        record.starts_with("[Position \"k10/4P6/11/11/11/11/11/11/11/11/10K b - - 0 1\"]"),
+        "{record}"
+    );
+    page.click("#new-game").await;
+    page.idle_after(0, "a new game").await;
+    page.eval("document.getElementById('record-panel').open = true")
+        .await;
+    page.type_into("#record-text", &record).await;
+    page.click("#load-record").await;
+    page.wait_for("document.getElementById('message').textContent.startsWith('record loaded: 1 moves') && document.body.dataset.state === 'idle'", "the record loaded").await;
+    page.key("End").await;
+    page.wait_for("document.querySelector('#moves .move.current[data-ply=\"1\"]') && document.body.dataset.state === 'idle'", "the end").await;
+    page.eval("document.getElementById('position-panel').open = true")
+        .await;
+    page.click("#show-position").await;
+    page.wait_for("document.getElementById('position-text').value === '1k9/4P6/11/11/11/11/11/11/11/11/10K w - - 1 2'", "the position after the record").await;
     // A promotion asks for the piece.
     page.set_position("k10/4P6/11/11/11/11/11/11/11/11/10K w - - 0 1")
         .await;

@@ -298,3 +298,37 @@ fn headers_with_brackets_numbers_and_semicolons() {
     let r = replay("Alice (White)—Bob 1. Na3–b5");
     assert_eq!(r.players, ["Alice (White)", "Bob"]);
 }
+
+#[test]
+fn a_record_of_a_set_position_carries_it_in_its_position_tag() {
+    let start = Position::from_fen("k10/4P6/11/11/11/11/11/11/11/11/10K b - - 0 1").unwrap();
+    let mut position = start.clone();
+    let moves: Vec<_> = ["a11b11", "e10e11r"]
+        .iter()
+        .map(|text| {
+            let mv = position.parse_move(text).unwrap();
+            position.play(mv);
+            mv
+        })
+        .collect();
+    let text = record::write(&start, &moves, None, Notation::Long);
+    assert!(
+        text.starts_with("[Position \"k10/4P6/11/11/11/11/11/11/11/11/10K b - - 0 1\"]\n1. … "),
+        "{text}"
+    );
+    // Read back from the tag's position, whatever start the reader is given.
+    let again = replay(&text);
+    assert_eq!(again.moves, moves);
+    assert_eq!(again.position.fen(), position.fen());
+    // The start position needs no tag; a tag that is no position is refused by name.
+    let plain = record::write(&Position::start(), &[], None, Notation::Long);
+    assert!(!plain.contains("[Position"), "{plain}");
+    let Err(refused) = record::replay(Position::start(), "[Position \"k10/11\"] 1. … a11b11")
+    else {
+        panic!("a bad tag is refused");
+    };
+    assert!(
+        refused.to_string().starts_with("the position tag k10/11: "),
+        "{refused}"
+    );
+}

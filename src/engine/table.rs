@@ -138,7 +138,8 @@ pub trait Table: Send {
     /// Counts the tree below every legal move; `None` when stopped.
     fn divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>>;
     fn record(&self, notation: Option<&str>) -> Result<String, TableError>;
-    /// Replays a record from the start position, replacing the game.
+    /// Replays a record from its position tag's position, or else from the start
+    /// position, replacing the game.
     fn load_record(&mut self, text: &str) -> Result<(), TableError>;
     fn set_rule(&mut self, name: &str, value: &str) -> Result<(), TableError>;
     /// Makes the hash table `mib` MiB and takes its memory now; if it cannot be had,
@@ -383,7 +384,9 @@ where
     }
 
     fn load_record(&mut self, text: &str) -> Result<(), TableError> {
-        let start = self.with_rules(G::start())?;
+        // The record's own start position (its position tag), with the table's rules.
+        let (tagged, text) = record::tagged_start::<G>(text).map_err(TableError::Record)?;
+        let start = self.with_rules(tagged.unwrap_or_else(G::start))?;
         let replay = record::replay(start.clone(), text).map_err(TableError::Record)?;
         self.start = start;
         self.position = replay.position;

@@ -130,7 +130,11 @@ fn a_player_with_an_empty_row_passes_on_either_side() {
         .to_string();
     assert!(err.contains("south can move"), "{err}");
     let written = crate::record::write(&start, &r.moves, None, Notation::Letter);
-    assert_eq!(written.trim(), "1. A - 2. B -".trim_end_matches(" -"));
+    // Written after the position tag that names the start.
+    assert_eq!(
+        written.trim(),
+        format!("[Position \"{}\"]\n1. A - 2. B", start.fen())
+    );
 }
 
 #[test]

@@ -853,7 +853,8 @@ async function setPosition() {
 }
 
 async function loadRecord() {
-  // A record starts at the game's start position (records.md).
+  // A record starts at its position tag's position, or else at the game's start
+  // position (records.md).
   const text = $('record-text').value.replace(/\s+/g, ' ').trim();
   await stopThinking();
   const loaded = await engine.request(`load_record ${text}`);
@@ -863,14 +864,20 @@ async function loadRecord() {
     return;
   }
   const record = await engine.request('record');
-  const moves = recordMoves(record.text, gameInfo().players.length, 0);
+  const tag = /^\s*\[Position "([^"]*)"\]/.exec(record.text);
+  const start = tag ? tag[1] : null;
+  const setup = start === null ? 'startpos' : `fen ${start}`;
+  const first = await engine.request(`position ${setup}`);
+  const mover = await engine.request('to_move');
+  const players = gameInfo().players;
+  const moves = recordMoves(record.text, players.length, Math.max(0, players.indexOf(mover.text)));
   const check = await engine.request(
-    moves.length ? `position startpos moves ${moves.join(' ')}` : 'position startpos');
-  if (!check.ok) {
+    moves.length ? `position ${setup} moves ${moves.join(' ')}` : `position ${setup}`);
+  if (!first.ok || !check.ok) {
     say(`the record's moves could not be read back: ${check.text}`, 'error');
     return;
   }
-  state.start = null;
+  state.start = start;
   state.moves = moves;
   state.view = 0;
   clearTransient();
