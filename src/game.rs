@@ -467,8 +467,20 @@ impl std::error::Error for MoveError {}
 /// ([`Game::DESCRIPTOR`]); generic code reads it and never names a game.
 #[derive(Clone, Copy, Debug)]
 pub struct Descriptor {
+    /// The game's name as people write it: `Sena-Mukha`.
+    pub title: &'static str,
+    /// Each player's colour (a CSS colour), in turn order: the colour the diagrams
+    /// draw its men or its side in.
+    pub colours: &'static [&'static str],
+    /// Each notation's name for people, in the order of [`Game::NOTATIONS`].
+    pub notation_titles: &'static [&'static str],
+    /// What each of [`Game::DIAGRAM_LAYERS`] shows, for people, in their order.
+    pub layer_help: &'static [&'static str],
     /// Files and ranks of the board (Mangala II: pits per row, rows).
     pub board: (usize, usize),
+    /// The index in [`Game::NOTATIONS`] of the notation people read the game in (its
+    /// source documents'): the one a board shows first.
+    pub reading_notation: usize,
     /// The index in [`Game::NOTATIONS`] of the notation match records use.
     pub record_notation: usize,
     /// Match records start with PGN-style tags (`[Event ...]`, `[Variant <name>]`)
@@ -589,6 +601,11 @@ pub trait Game: Clone + fmt::Debug + Sized {
     }
     /// Prints a legal move in the given notation.
     fn format_move(&self, mv: Self::Move, notation: Self::Notation) -> String;
+
+    /// The places a person points at to make a legal move, named as the SVG diagram's
+    /// ids name them (`sq-<place>`, `pit-<place>`): where the move starts first, where
+    /// it ends last (Mentula's pivot between them); a Mangala II move is its one pit.
+    fn move_places(&self, mv: Self::Move) -> Vec<String>;
 
     /// A readable text board with coordinates, the players' men and the player to move.
     fn diagram(&self) -> String;

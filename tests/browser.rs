@@ -728,19 +728,19 @@ async fn mentula_in_the_browser_with_one_person_and_three_engines() {
     page.men_on_their_squares().await;
     page.click("#flip").await;
     // The reaches, on request: at the start of play every square is shared by all four.
-    page.click("#reach").await;
+    page.click("#layer-reach").await;
     page.wait_for(
         "document.querySelector('#board g.reach.shared')",
         "the reaches",
     )
     .await;
     assert_eq!(
-        page.eval("document.getElementById('reach-legend').hidden")
+        page.eval("document.getElementById('layer-reach-legend').hidden")
             .await,
         json!(false)
     );
     page.screenshot("mentula").await;
-    page.click("#reach").await;
+    page.click("#layer-reach").await;
     let record = data("mentula/seed-full.txt");
     page.replay_record(&record, plies_of::<mentula::Position>(&record))
         .await;
@@ -800,6 +800,192 @@ async fn mangala_in_the_browser() {
         page.result().await,
         json!("Game over: south wins (all pits empty; south 37, north 35)")
     );
+    page.close().await;
+}
+
+/// axe-core's checker, as `.ci/run` installs it (`npm ci` in tests/axe).
+const AXE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/axe/node_modules/axe-core/axe.min.js"
+);
+
+/// The serious and critical findings of axe-core on the page as it is now: each rule
+/// broken, with its help and the elements that break it.
+async fn accessibility_faults(page: &Browser) -> Vec<String> {
+    let source = std::fs::read_to_string(AXE)
+        .unwrap_or_else(|e| panic!("{AXE}: {e} (run `npm ci` in tests/axe)"));
+    page.client
+        .execute(&format!("{source}\nreturn typeof axe;"), vec![])
+        .await
+        .unwrap();
+    let found = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document).then((r) => done(r.violations
+               .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+               .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "needs chromium, chromium-driver and tests/axe; .ci/run runs it"]
+async fn every_game_s_page_passes_axe_core() {
+    for &game in ludus::games::NAMES {
+        let page = Browser::open(game).await;
+        // With what only some pages show: the clocks, and every diagram layer.
+        set_clock(&page, "5+3").await;
+        let layers = page
+            .eval("[...document.querySelectorAll('#layers input')].map((b) => b.id)")
+            .await;
+        for layer in layers.as_array().unwrap() {
+            page.click(&format!("#{}", layer.as_str().unwrap())).await;
+        }
+        page.wait_for("document.body.dataset.state === 'idle'", "the layers")
+            .await;
+        let faults = accessibility_faults(&page).await;
+        assert!(faults.is_empty(), "{game}: {faults:#?}");
+        page.close().await;
+    }
+}
+
+/// The time left on a seat's clock as the page shows it, in milliseconds.
+async fn clock_ms(page: &Browser, seat: usize) -> u64 {
+    page.eval(&format!(
+        "Number(document.querySelectorAll('#clocks .clock')[{seat}].dataset.ms)"
+    ))
+    .await
+    .as_u64()
+    .unwrap()
+}
+
+/// Types a time control into the clock box, as a person does before leaving it.
+async fn type_clock(page: &Browser, control: &str) {
+    page.type_into("#clock", control).await;
+    page.client
+        .execute(
+            "document.getElementById('clock').dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await
+        .unwrap();
+}
+
+async fn set_clock(page: &Browser, control: &str) {
+    type_clock(page, control).await;
+    page.wait_for(
+        "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('clocks')",
+        "the clocks set",
+    )
+    .await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn clocks_run_and_a_flag_fall_ends_the_game() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "person").await;
+    // No clocks until a time control is given; an unreadable one is refused.
+    assert_eq!(
+        page.eval("document.getElementById('clocks').hidden").await,
+        json!(true)
+    );
+    type_clock(&page, "5 minutes").await;
+    page.wait_for(
+        "document.getElementById('message').textContent.startsWith('unreadable time control: 5 minutes')",
+        "the refusal",
+    )
+    .await;
+    // 3 seconds each: a clock a seat, in the players' colours, not running before the
+    // first move.
+    set_clock(&page, "0.05+0").await;
+    assert_eq!(
+        page.eval(
+            "[...document.querySelectorAll('#clocks .clock')].map((c) => c.textContent).join(' | ')"
+        )
+        .await,
+        json!("white 0:03.0 | black 0:03.0")
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(clock_ms(&page, 0).await, 3000);
+    page.type_into("#move-text", "Ni3–h5").await;
+    page.click("#move-form button").await;
+    page.idle_after(1, "white's move").await;
+    page.wait_for(
+        "document.querySelectorAll('#clocks .clock')[1].classList.contains('running')",
+        "black's clock running",
+    )
+    .await;
+    // Paused, the clock waits.
+    page.click("#pause").await;
+    page.wait_for("document.body.dataset.state === 'idle'", "paused")
+        .await;
+    let paused = clock_ms(&page, 1).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(clock_ms(&page, 1).await, paused);
+    page.click("#pause").await;
+    // Black does not move: its flag falls, and the game is over.
+    assert_eq!(
+        page.result().await,
+        json!("Game over: white wins (black lost on time)")
+    );
+    assert_eq!(clock_ms(&page, 1).await, 0);
+    assert_eq!(clock_ms(&page, 0).await, 3000);
+    assert_eq!(page.text("#turn").await, "Game over");
+    page.type_into("#move-text", "Nc9–d7").await;
+    page.click("#move-form button").await;
+    page.wait_for(
+        "document.getElementById('message').textContent === 'the game is over'",
+        "the move refused",
+    )
+    .await;
+    // A new game gives the clocks back.
+    page.click("#new-game").await;
+    page.idle_after(0, "the new game").await;
+    page.wait_for(
+        "document.getElementById('result').hidden",
+        "the result gone",
+    )
+    .await;
+    assert_eq!(clock_ms(&page, 1).await, 3000);
+    // ludus on its clock: it is told the clocks and spends some of its own.
+    set_clock(&page, "0.5+0.2").await;
+    page.set_seat(1, "clock").await;
+    page.type_into("#move-text", "Ni3–h5").await;
+    page.click("#move-form button").await;
+    page.idle_after(2, "ludus's answer on its clock").await;
+    // Its line, once it has moved, in the notation chosen (the seed's long form).
+    let line = page.text("#thinking").await;
+    let moves = line.rsplit(" · ").next().unwrap();
+    assert!(
+        !moves.is_empty() && moves.split(' ').all(|m| m.contains('–') || m.contains(':')),
+        "{line}"
+    );
+    let black = clock_ms(&page, 1).await;
+    assert!(
+        black < 30_200 && black > 20_000,
+        "black has {black} ms left"
+    );
+    let white = clock_ms(&page, 0).await;
+    assert!(
+        white <= 30_000 && white > 25_000,
+        "white has {white} ms left"
+    );
+    page.wait_for(
+        "document.querySelectorAll('#clocks .clock')[0].classList.contains('running')",
+        "white's clock running",
+    )
+    .await;
+    page.screenshot("senamukha-clocks").await;
     page.close().await;
 }
 

@@ -89,6 +89,27 @@ fn the_page_and_its_assets_are_served() {
     assert_eq!(server.get("/nothing", &server.address).0, 404);
 }
 
+/// The page learns the games from the server (`games`, `describe`): nothing in it names
+/// a game, by its name or its title, so that a new game needs no page edit.
+#[test]
+fn the_page_names_no_game() {
+    let server = Server::start(&[]);
+    let mut names = Vec::new();
+    for path in ["/", "/ludus.js", "/ludus.css"] {
+        let (status, text) = server.get(path, &server.address);
+        assert_eq!(status, 200, "{path}");
+        let text = text.to_lowercase();
+        for &game in ludus::games::NAMES {
+            let title = ludus::games::descriptor(game).unwrap().title;
+            for name in [game.to_string(), title.to_lowercase()] {
+                assert!(!text.contains(&name), "{path} names {name}");
+                names.push(name);
+            }
+        }
+    }
+    assert_eq!(names.len(), 3 * 2 * ludus::games::NAMES.len());
+}
+
 #[test]
 fn the_address_to_listen_on_may_name_its_host() {
     let server = Server::start(&["--listen", "localhost:0"]);

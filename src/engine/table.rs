@@ -123,6 +123,9 @@ pub trait Table: Send {
     /// Takes back `n` moves; all or nothing.
     fn undo(&mut self, n: usize) -> Result<(), TableError>;
     fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError>;
+    /// Every legal move in the canonical notation with the places a person points at
+    /// to make it ([`crate::game::Game::move_places`]); none once the game is over.
+    fn legal_places(&self) -> Vec<(String, Vec<String>)>;
     fn fen(&self) -> String;
     /// The position in a form the game names (`fen`, Mentula's `list`).
     fn fen_in(&self, form: &str) -> Result<String, TableError>;
@@ -325,6 +328,21 @@ where
             .iter()
             .map(|&m| self.position.format_move(m, notation))
             .collect())
+    }
+
+    fn legal_places(&self) -> Vec<(String, Vec<String>)> {
+        if self.position.outcome().is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.position.legal_moves(&mut moves);
+        moves
+            .iter()
+            .map(|&m| {
+                let canonical = self.position.format_move(m, G::NOTATIONS[0].1);
+                (canonical, self.position.move_places(m))
+            })
+            .collect()
     }
 
     fn fen_in(&self, form: &str) -> Result<String, TableError> {

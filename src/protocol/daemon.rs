@@ -25,6 +25,7 @@ pub const COMMANDS: &[&str] = &[
     "name",
     "version",
     "games",
+    "describe",
     "list_commands",
     "known_command",
     "game",
@@ -33,6 +34,7 @@ pub const COMMANDS: &[&str] = &[
     "play",
     "undo",
     "legal_moves",
+    "legal_places",
     "fen",
     "show",
     "diagram",
@@ -52,6 +54,35 @@ pub const COMMANDS: &[&str] = &[
     "ping",
     "quit",
 ];
+
+/// `describe`: what a front end needs to present a game, a fact a line (`name`,
+/// `title`, `board`, a `player` line each with its colour, a `notation` line each with
+/// its name for people, `reading` (the notation people read the game in), a `layer`
+/// line for each extra a diagram can draw, with what it shows).
+struct Describe;
+
+impl games::Visitor for Describe {
+    type Output = String;
+    fn visit<G: games::Play>(self) -> String {
+        let d = G::DESCRIPTOR;
+        let mut lines = vec![
+            format!("name {}", G::NAME),
+            format!("title {}", d.title),
+            format!("board {} {}", d.board.0, d.board.1),
+        ];
+        for (player, colour) in G::PLAYERS.iter().zip(d.colours) {
+            lines.push(format!("player {player} {colour}"));
+        }
+        for ((name, _), title) in G::NOTATIONS.iter().zip(d.notation_titles) {
+            lines.push(format!("notation {name} {title}"));
+        }
+        lines.push(format!("reading {}", G::NOTATIONS[d.reading_notation].0));
+        for (layer, help) in G::DIAGRAM_LAYERS.iter().zip(d.layer_help) {
+            lines.push(format!("layer {layer} {help}"));
+        }
+        lines.join("\n")
+    }
+}
 
 /// The command loop's state.
 struct Daemon {
@@ -152,6 +183,14 @@ impl Daemon {
             "name" => Ok("ludus".into()),
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "games" => Ok(games::NAMES.join(" ")),
+            "describe" => {
+                let name = arg(0).unwrap_or(self.table().game());
+                let unknown = || EngineError::UnknownGame {
+                    name: name.to_string(),
+                    served: games::NAMES.to_vec(),
+                };
+                games::visit(name, Describe).ok_or_else(|| unknown().into())
+            }
             "list_commands" => Ok(COMMANDS.join("\n")),
             "known_command" => {
                 let name = arg(0).ok_or_else(|| usage("known_command needs a command name"))?;
@@ -192,6 +231,13 @@ impl Daemon {
                 Ok(String::new())
             }
             "legal_moves" => Ok(self.table().legal_moves(arg(0))?.join(" ")),
+            "legal_places" => Ok(self
+                .table()
+                .legal_places()
+                .into_iter()
+                .map(|(mv, places)| format!("{mv} {}", places.join(" ")))
+                .collect::<Vec<_>>()
+                .join("\n")),
             "fen" => match arg(0) {
                 None => Ok(self.table().fen()),
                 Some(form) => Ok(self.table().fen_in(form)?),

@@ -35,7 +35,12 @@ impl Game for Position {
         &[("letter", Notation::Letter), ("number", Notation::Number)];
 
     const DESCRIPTOR: Descriptor = Descriptor {
+        title: "Mangala II",
+        colours: &["#d9a066", "#5a3a1a"],
+        notation_titles: &["pit letters", "pit numbers"],
+        layer_help: &[],
         board: (6, 2),
+        reading_notation: 0,
         record_notation: 0,
         record_tags: false,
         uci_template: Some("mancala"),
@@ -143,6 +148,9 @@ impl Game for Position {
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         text::format_move(mv, notation)
+    }
+    fn move_places(&self, mv: Move) -> Vec<String> {
+        vec![text::pit_letter(usize::from(mv.0)).to_string()]
     }
     fn describe_outcome(outcome: &Outcome) -> String {
         format!(

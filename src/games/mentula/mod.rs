@@ -45,7 +45,15 @@ impl Game for Position {
     ];
 
     const DESCRIPTOR: Descriptor = Descriptor {
+        title: "Mentula",
+        colours: &svg::MEN_FILLS,
+        notation_titles: &["full", "short", "compact"],
+        layer_help: &[
+            "a dot in a player's colour on every square that player can reach; \
+            a square reached by several players is outlined. What a player reaches is what it scores.",
+        ],
         board: (8, 8),
+        reading_notation: 0,
         record_notation: 0,
         record_tags: false,
         // Four players: none of the dialects has more than two.
@@ -172,6 +180,9 @@ impl Game for Position {
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)
+    }
+    fn move_places(&self, mv: Move) -> Vec<String> {
+        vec![mv.from.to_string(), mv.pivot.to_string(), mv.to.to_string()]
     }
     fn describe_outcome(outcome: &Outcome) -> String {
         let scores: Vec<String> = outcome

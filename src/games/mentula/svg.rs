@@ -12,7 +12,7 @@ use crate::square_board::{SvgBoard, svg_centre};
 /// The four square colours, by [`Square::colour`].
 const SQUARE_FILLS: [&str; 4] = ["#e8d8b0", "#b8d4b0", "#b0c4de", "#e0b8c8"];
 /// The players' colours, in turn order.
-const MEN_FILLS: [&str; 4] = ["#ffffff", "#f2c919", "#d62828", "#b0198a"];
+pub(super) const MEN_FILLS: [&str; 4] = ["#ffffff", "#f2c919", "#d62828", "#b0198a"];
 /// The initials on the men, dark on the light men and light on the dark.
 const LETTER_FILLS: [&str; 4] = ["#222222", "#222222", "#ffffff", "#ffffff"];
 

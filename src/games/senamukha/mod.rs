@@ -44,8 +44,13 @@ impl Game for Position {
     ];
 
     const DESCRIPTOR: Descriptor = Descriptor {
+        title: "Sena-Mukha",
+        colours: &["#ffffff", "#1a1a1a"],
+        notation_titles: &["coordinates", "long form (the seed's)", "SAN"],
+        layer_help: &[],
         board: (11, 11),
         // SAN, as chess tools read it.
+        reading_notation: 1,
         record_notation: 2,
         record_tags: true,
         uci_template: Some("fairy"),
@@ -144,6 +149,9 @@ impl Game for Position {
 
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)
+    }
+    fn move_places(&self, mv: Move) -> Vec<String> {
+        vec![mv.from().to_string(), mv.to().to_string()]
     }
 }
 #[cfg(test)]

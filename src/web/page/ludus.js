@@ -4,41 +4,44 @@
 // and keeps the list of moves played.
 'use strict';
 
-// What the page must know of each game to offer it: its players in turn order, the
-// notations its records are written in, and how to read a move's squares from the
-// canonical notation (for clicking).
-const GAMES = {
-  senamukha: {
-    players: ['white', 'black'],
-    notations: [['long', 'long form (seed)'], ['san', 'SAN'], ['coordinate', 'coordinates']],
-    seats: ['person', 'movetime 1000'],
-    // i3h5, a10a11e (a promotion names its piece)
-    squares: (move) => {
-      const m = /^([a-k]\d{1,2})([a-k]\d{1,2})([a-z]?)$/.exec(move);
-      return m && { from: m[1], to: m[2], extra: m[3] };
-    },
-  },
-  mentula: {
-    players: ['white', 'yellow', 'red', 'magenta'],
-    notations: [['full', 'full'], ['short', 'short'], ['compact', 'compact']],
-    seats: ['person', 'movetime 500', 'movetime 500', 'movetime 500'],
-    // a2-c3-e4, g8-f6xe4: start, pivot, target
-    squares: (move) => {
-      const parts = move.split(/[-x:]/);
-      return parts.length === 3 && { from: parts[0], pivot: parts[1], to: parts[2], extra: '' };
-    },
-  },
-  mangala: {
-    players: ['south', 'north'],
-    notations: [['letter', 'pit letters'], ['number', 'pit numbers']],
-    seats: ['person', 'movetime 1000'],
-    squares: () => null,
-  },
-};
+// The games as the server describes them (`games`, then `describe` of each: the
+// protocol's descriptors), filled before the first game starts: the page itself
+// names no game.
+const GAMES = {};
+
+// Reads the games the engine serves, and what each is, into GAMES.
+async function loadGames() {
+  const names = await engine.request('games');
+  for (const name of names.text.split(/\s+/).filter((n) => n)) {
+    const described = await engine.request(`describe ${name}`);
+    if (!described.ok) continue;
+    const game = { name, title: name, board: [8, 8], players: [], colours: [], notations: [], layers: [] };
+    for (const line of described.text.split('\n')) {
+      const [key, first, ...rest] = line.split(' ');
+      if (key === 'title') game.title = [first, ...rest].join(' ');
+      else if (key === 'board') game.board = [Number(first), Number(rest[0])];
+      else if (key === 'player') {
+        game.players.push(first);
+        game.colours.push(rest[0]);
+      } else if (key === 'notation') game.notations.push([first, rest.join(' ')]);
+      else if (key === 'reading') game.reading = first;
+      else if (key === 'layer') game.layers.push([first, rest.join(' ')]);
+    }
+    // Every seat but the first is ludus's at first, quicker when there are several,
+    // so that a round takes about as long in every game.
+    const think = game.players.length > 2 ? 'movetime 500' : 'movetime 1000';
+    game.seats = game.players.map((_, i) => (i === 0 ? 'person' : think));
+    GAMES[name] = game;
+  }
+  const choice = $('game');
+  choice.innerHTML = '';
+  for (const game of Object.values(GAMES)) choice.add(new Option(game.title, game.name));
+}
 
 // What a seat can be: a person, or ludus with a limit per move.
 const SEAT_KINDS = [
   ['person', 'a person'],
+  ['clock', 'ludus, on its clock (1 s a move without one)'],
   ['depth 1', 'ludus, depth 1 (weakest)'],
   ['depth 3', 'ludus, depth 3'],
   ['movetime 200', 'ludus, 0.2 s a move'],
@@ -49,6 +52,10 @@ const SEAT_KINDS = [
 ];
 
 const $ = (id) => document.getElementById(id);
+
+// A score of at least this many centi-units is a proven result: a win by the margin
+// beyond it (protocol.md, "Info lines").
+const PROVEN = 20000;
 
 // --- The engine session -------------------------------------------------------------
 
@@ -132,7 +139,7 @@ class Engine {
 // --- The game on the page -----------------------------------------------------------
 
 const state = {
-  game: 'senamukha',
+  game: null,
   start: null, // null: the start position; else a position text
   moves: [], // canonical moves from the start
   view: 0, // how many of them the board shows
@@ -149,6 +156,10 @@ const state = {
   recordKey: null, // what `turns` was read for
   played: null, // the move just played, to be named once the list is read
   cursor: null, // the id of the place the keyboard's cursor is on
+  places: new Map(), // each legal move's places (legal_places)
+  named: new Map(), // each legal move in the notation chosen
+  // The time control, if any, and each seat's time left (clocks below).
+  clock: { base: null, inc: 0, left: [], running: null, since: null, flag: null, started: false },
 };
 
 let engine;
@@ -217,6 +228,7 @@ function recordMoves(text, players, first) {
 // message. Cleared when the game, the position or the moves shown change.
 function clearTransient() {
   $('thinking').textContent = '';
+  state.line = null;
   $('choice').hidden = true;
   $('choice').innerHTML = '';
   state.selected = null;
@@ -245,18 +257,22 @@ async function refresh() {
     setState('idle');
     return;
   }
-  const reach = state.game === 'mentula' && $('reach').checked ? ' reach' : '';
-  const [diagram, legal, status, mover] = await Promise.all([
-    engine.request(`diagram svg${reach}`),
-    engine.request('legal_moves'),
+  const layers = gameInfo().layers
+    .filter(([name]) => $(`layer-${name}`)?.checked)
+    .map(([name]) => ` ${name}`)
+    .join('');
+  const [diagram, places, named, status, mover] = await Promise.all([
+    engine.request(`diagram svg${layers}`),
+    engine.request('legal_places'),
+    engine.request(`legal_moves ${$('notation').value}`),
     engine.request('status'),
     engine.request('to_move'),
   ]);
   await readRecord();
   if (epoch !== state.epoch) return;
   drawBoard(diagram.text);
-  state.legal = legal.ok && legal.text ? legal.text.split(' ') : [];
-  state.over = mover.text === 'none';
+  readLegal(places.ok ? places.text : '', named.ok ? named.text : '');
+  state.over = mover.text === 'none' || state.clock.flag !== null;
   state.mover = state.over ? null : gameInfo().players.indexOf(mover.text);
   drawMoves();
   if (state.played) {
@@ -270,14 +286,43 @@ async function refresh() {
   drawResult(status.text);
   drawSeats();
   drawTurn();
+  runClock();
+  drawClocks();
   setState('idle');
   maybeEngineMove();
+}
+
+// The legal moves (canonical), the places a person points at for each (`legal_places`),
+// and each move's name in the notation chosen (`legal_moves <notation>`, same order).
+function readLegal(places, named) {
+  const names = named ? named.split(' ') : [];
+  state.legal = [];
+  state.places = new Map();
+  state.named = new Map();
+  places.split('\n').filter((line) => line).forEach((line, i) => {
+    const [move, ...at] = line.split(' ');
+    state.legal.push(move);
+    state.places.set(move, at);
+    state.named.set(move, names[i] || move);
+  });
+}
+
+// Where a move starts (null for a move of one place, a pit) and where it ends.
+function fromOf(move) {
+  const at = state.places.get(move) || [];
+  return at.length > 1 ? at[0] : null;
+}
+
+function toOf(move) {
+  const at = state.places.get(move) || [];
+  return at[at.length - 1];
 }
 
 function drawBoard(svg) {
   const board = $('board');
   board.innerHTML = svg;
-  board.dataset.game = state.game;
+  const [files, ranks] = gameInfo().board;
+  board.dataset.shape = files > ranks ? 'wide' : 'square';
   orient();
   labelPlaces();
   drawCursor();
@@ -338,6 +383,7 @@ function drawMoves() {
       const head = document.createElement('span');
       head.className = 'player';
       head.dataset.player = player;
+      paint(head, players.indexOf(player));
       head.textContent = player;
       list.append(head);
     }
@@ -361,6 +407,7 @@ function drawMoves() {
       skip.textContent = '-';
       skip.title = `${players[turn.seat]}'s turn is skipped`;
       skip.dataset.player = players[turn.seat];
+      paint(skip, turn.seat);
       list.append(skip);
       continue;
     }
@@ -372,12 +419,18 @@ function drawMoves() {
     move.dataset.ply = String(turn.ply);
     move.dataset.move = state.moves[i];
     move.dataset.player = players[turn.seat];
+    paint(move, turn.seat);
     move.setAttribute('aria-label', `${turn.round}. ${players[turn.seat]} ${turn.text}`);
     if (turn.ply === state.view) move.classList.add('current');
     if (turn.ply > state.view) move.classList.add('later');
     move.addEventListener('click', () => stepTo(turn.ply));
     list.append(move);
   }
+}
+
+// Gives an element the colour of the player in seat `seat` (CSS: var(--player)).
+function paint(element, seat) {
+  element.style.setProperty('--player', gameInfo().colours[seat] || '#888');
 }
 
 // Whose turn it is, next to the board: the player (in its colour), and whether ludus
@@ -392,6 +445,7 @@ function drawTurn() {
     return;
   }
   turn.dataset.player = players[state.mover];
+  paint(turn, state.mover);
   const seat = state.seats[state.mover];
   let text = `${name(state.mover)} to move`;
   if (state.view !== state.moves.length) {
@@ -406,7 +460,17 @@ function drawTurn() {
 
 function drawResult(status) {
   const result = $('result');
-  if (status.startsWith('ongoing')) {
+  const flag = state.clock.flag;
+  if (flag !== null) {
+    // Lost on time: with two players the other wins.
+    const players = gameInfo().players;
+    const lost = `${players[flag]} lost on time`;
+    result.hidden = false;
+    result.textContent = players.length === 2
+      ? `Game over: ${players[1 - flag]} wins (${lost})`
+      : `Game over: ${lost}`;
+    $('board').dataset.status = 'over';
+  } else if (status.startsWith('ongoing')) {
     result.hidden = true;
     result.textContent = '';
     $('board').dataset.status = 'ongoing';
@@ -427,6 +491,7 @@ function drawSeats() {
     gameInfo().players.forEach((player, i) => {
       const label = document.createElement('label');
       label.className = 'seat';
+      paint(label, i);
       label.append(`${player} `);
       const select = document.createElement('select');
       select.id = `seat-${i}`;
@@ -449,13 +514,162 @@ function drawSeats() {
   });
 }
 
+// --- Clocks ---------------------------------------------------------------------
+
+// Clocks are the page's: a time control (minutes + seconds added a move) gives every
+// seat the same time; the seat to move at the end of the game spends it, from the first
+// move on (the first move is free); a move adds the increment. ludus is told the clocks
+// in its `go` (`time <player> <ms> inc <player> <ms>`), and its thinking counts as
+// a person's does. A clock that runs out ends the game.
+
+// `5+3` (minutes, then seconds a move; decimals allowed); null for none (empty or
+// `none`); undefined when unreadable.
+function readClock(text) {
+  const t = text.trim().toLowerCase();
+  if (t === '' || t === 'none' || t === '-') return null;
+  const m = /^(\d+(?:\.\d+)?)\s*\+\s*(\d+(?:\.\d+)?)$/.exec(t);
+  if (!m || Number(m[1]) <= 0) return undefined;
+  return { base: Math.round(Number(m[1]) * 60000), inc: Math.round(Number(m[2]) * 1000) };
+}
+
+function resetClocks() {
+  const c = state.clock;
+  c.left = gameInfo().players.map(() => c.base);
+  c.running = null;
+  c.since = null;
+  c.flag = null;
+  c.started = false;
+  $('clocks').innerHTML = '';
+  drawClocks();
+}
+
+function remaining(seat) {
+  const c = state.clock;
+  const spent = c.running === seat && c.since !== null ? performance.now() - c.since : 0;
+  return c.left[seat] - spent;
+}
+
+function stopClock() {
+  const c = state.clock;
+  if (c.running !== null) c.left[c.running] = remaining(c.running);
+  c.running = null;
+  c.since = null;
+}
+
+// A move was played: the seat whose clock ran pays for it and gains the increment.
+function chargeMove() {
+  const c = state.clock;
+  if (c.base === null) return;
+  const seat = c.running;
+  stopClock();
+  if (seat !== null) c.left[seat] += c.inc;
+  c.started = true;
+}
+
+// The clock of the seat to move at the end of the game runs (none while paused, over,
+// or before the first move); called whenever that may have changed.
+function runClock() {
+  const c = state.clock;
+  if (c.base === null || state.view !== state.moves.length) return;
+  const seat = c.started && !state.paused && !state.over ? state.mover : null;
+  if (seat === c.running) return;
+  stopClock();
+  c.running = seat;
+  c.since = seat === null ? null : performance.now();
+  drawClocks();
+}
+
+function clockText(ms) {
+  const left = Math.max(0, ms);
+  if (left < 10000) return `0:0${(Math.floor(left / 100) / 10).toFixed(1)}`;
+  const seconds = Math.floor(left / 1000);
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor(seconds / 60) % 60;
+  const ss = String(seconds % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+function drawClocks() {
+  const box = $('clocks');
+  const c = state.clock;
+  box.hidden = c.base === null;
+  if (c.base === null || !state.game) return;
+  const players = gameInfo().players;
+  if (box.children.length !== players.length) {
+    box.innerHTML = '';
+    players.forEach((player, i) => {
+      const clock = document.createElement('span');
+      clock.className = 'clock';
+      clock.dataset.player = player;
+      paint(clock, i);
+      const name = document.createElement('span');
+      name.className = 'name';
+      name.textContent = player;
+      const time = document.createElement('time');
+      clock.append(name, ' ', time);
+      box.append(clock);
+    });
+  }
+  players.forEach((player, i) => {
+    const clock = box.children[i];
+    const left = remaining(i);
+    clock.querySelector('time').textContent = clockText(left);
+    clock.classList.toggle('running', c.running === i);
+    clock.classList.toggle('low', left < 10000);
+    clock.classList.toggle('flagged', c.flag === i);
+    clock.dataset.ms = String(Math.max(0, Math.round(left)));
+  });
+}
+
+// Every tenth of a second: the clocks redrawn, and a clock that ran out ends the game.
+async function tick() {
+  const c = state.clock;
+  if (c.base === null) return;
+  if (c.running !== null && c.flag === null && remaining(c.running) <= 0) {
+    const seat = c.running;
+    stopClock();
+    c.left[seat] = 0;
+    c.flag = seat;
+    drawClocks();
+    await stopThinking();
+    await refresh();
+    return;
+  }
+  drawClocks();
+}
+
+async function setClock() {
+  const text = $('clock').value;
+  const control = readClock(text);
+  if (control === undefined) {
+    say(`unreadable time control: ${text.trim()} (minutes + seconds a move, as 5+3, or none)`, 'error');
+    return;
+  }
+  await stopThinking();
+  state.clock.base = control ? control.base : null;
+  state.clock.inc = control ? control.inc : 0;
+  resetClocks();
+  say(control ? `clocks: ${text.trim()} for every player, from the next move` : 'no clocks');
+  await refresh();
+}
+
+// A seat's `go` limits: its own, and the clocks when there are clocks.
+function limitsFor(kind) {
+  const c = state.clock;
+  if (c.base === null) return kind === 'clock' ? 'movetime 1000' : kind;
+  const clocks = gameInfo().players
+    .map((p, i) => `time ${p} ${Math.max(1, Math.floor(remaining(i)))} inc ${p} ${c.inc}`)
+    .join(' ');
+  return kind === 'clock' ? clocks : `${kind} ${clocks}`;
+}
+
 // --- Engines' moves -----------------------------------------------------------------
 
 function maybeEngineMove() {
   if (state.over || state.paused || state.thinking || state.view !== state.moves.length) return;
   const seat = state.seats[state.mover];
   if (!seat || seat === 'person') return;
-  engineMove(seat);
+  engineMove(limitsFor(seat));
 }
 
 async function engineMove(limits) {
@@ -476,6 +690,8 @@ async function engineMove(limits) {
   if (epoch !== state.epoch || !state.thinking) return;
   state.thinking = false;
   if (best === 'none') return;
+  await nameLine();
+  if (epoch !== state.epoch) return;
   await playMove(best, 'ludus');
 }
 
@@ -493,8 +709,8 @@ function showInfo(line) {
     const value = Number(words[s + 2]);
     if (words[s + 1] === 'mate') {
       score = value > 0 ? `mates in ${value} plies` : `is mated in ${-value} plies`;
-    } else if (state.game === 'mangala' && Math.abs(value) >= 20000) {
-      const margin = value > 0 ? value - 20000 : value + 20000;
+    } else if (Math.abs(value) >= PROVEN) {
+      const margin = value > 0 ? value - PROVEN : value + PROVEN;
       score = value > 0 ? `wins by ${margin}` : `loses by ${-margin}`;
     } else {
       score = `${value >= 0 ? '+' : ''}${(value / 100).toFixed(2)}`;
@@ -506,10 +722,34 @@ function showInfo(line) {
     score = players.map((p, k) => `${p} ${words[many + 1 + k]}`).join(', ');
   }
   const pv = words.indexOf('pv');
-  const line2 = pv >= 0 ? words.slice(pv + 1).join(' ') : '';
+  const moves = pv >= 0 ? words.slice(pv + 1) : [];
   const nodes = field('nodes');
-  $('thinking').textContent =
-    `ludus (${gameInfo().players[state.mover]}): depth ${depth} · ${score} · ${nodes} nodes · ${line2}`;
+  const head = `ludus (${gameInfo().players[state.mover]}): depth ${depth} · ${score} · ${nodes} nodes · `;
+  state.line = { head, moves };
+  $('thinking').textContent = head + moves.join(' ');
+}
+
+// The engine's last line named in the notation chosen, once the search has ended
+// (while it runs, the engine serves nothing that needs the game, so the live line is
+// in the canonical notation): the line played on from the position shown, and the
+// record's words for its moves.
+async function nameLine() {
+  const line = state.line;
+  state.line = null;
+  if (!line || !line.moves.length) return;
+  const setup = positionCommand(state.view);
+  const join = setup.includes(' moves ') ? ' ' : ' moves ';
+  const [set, record] = await Promise.all([
+    engine.request(setup + join + line.moves.join(' ')),
+    engine.request(`record ${$('notation').value}`),
+    engine.request(setup),
+  ]);
+  if (!set.ok || !record.ok) return;
+  const named = recordTurns(record.text, gameInfo().players.length, 0)
+    .filter((t) => !t.skip)
+    .slice(-line.moves.length)
+    .map((t) => t.text);
+  if (named.length === line.moves.length) $('thinking').textContent = line.head + named.join(' ');
 }
 
 // --- Moves by clicking --------------------------------------------------------------
@@ -530,6 +770,7 @@ async function playMove(text, by) {
     setState('idle');
     return false;
   }
+  chargeMove();
   state.moves = state.moves.slice(0, state.view);
   state.moves.push(played.text);
   state.view = state.moves.length;
@@ -566,11 +807,7 @@ function clearMarks() {
 }
 
 function movesFrom(square) {
-  const read = gameInfo().squares;
-  return state.legal.filter((m) => {
-    const s = read(m);
-    return s && s.from === square;
-  });
+  return state.legal.filter((m) => fromOf(m) === square);
 }
 
 async function onBoardClick(event) {
@@ -590,18 +827,19 @@ async function choose(at) {
     return;
   }
   if (at.pit !== undefined) {
-    if (state.legal.includes(at.pit)) {
+    const sown = state.legal.filter((m) => fromOf(m) === null && toOf(m) === at.pit);
+    if (sown.length) {
       await stopThinking();
-      await playMove(at.pit, 'person');
+      await playMove(sown[0], 'person');
     } else {
-      say(`pit ${at.pit} cannot be sown now (legal: ${state.legal.join(' ') || 'none'})`, 'illegal');
+      const legal = state.legal.map((m) => state.named.get(m)).join(' ') || 'none';
+      say(`pit ${at.pit} cannot be sown now (legal: ${legal})`, 'illegal');
     }
     return;
   }
   const square = at.square;
   if (state.selected) {
-    const read = gameInfo().squares;
-    const choices = movesFrom(state.selected).filter((m) => read(m).to === square);
+    const choices = movesFrom(state.selected).filter((m) => toOf(m) === square);
     if (choices.length === 1) {
       state.selected = null;
       await playMove(choices[0], 'person');
@@ -627,8 +865,8 @@ async function choose(at) {
   }
   state.selected = square;
   mark([square], 'selected');
-  mark(from.map((m) => gameInfo().squares(m).to), 'target');
-  say(`from ${square} to ${[...new Set(from.map((m) => gameInfo().squares(m).to))].join(', ')}`);
+  mark(from.map(toOf), 'target');
+  say(`from ${square} to ${[...new Set(from.map(toOf))].join(', ')}`);
 }
 
 // --- Moves by dragging --------------------------------------------------------------
@@ -756,17 +994,17 @@ async function onMoveTyped(event) {
   if (await playMove(text, 'person')) field.value = '';
 }
 
-// A promotion (or any other choice between moves with the same squares).
+// A choice between moves with the same places (a promotion), each named in the
+// notation chosen.
 function offerChoice(moves) {
   const choice = $('choice');
   choice.innerHTML = '';
-  choice.append('Promote to: ');
+  choice.append('Which move: ');
   for (const m of moves) {
     const button = document.createElement('button');
     button.type = 'button';
     button.dataset.move = m;
-    const piece = { e: 'Elephant', n: 'Knight', r: 'Rook', k: 'King' }[gameInfo().squares(m).extra];
-    button.textContent = piece ? `${piece} (${m})` : m;
+    button.textContent = state.named.get(m) || m;
     button.addEventListener('click', async () => {
       choice.hidden = true;
       state.selected = null;
@@ -775,6 +1013,33 @@ function offerChoice(moves) {
     choice.append(button);
   }
   choice.hidden = false;
+}
+
+// What a diagram can draw besides the position (the games' layers): a box each, and
+// when it is ticked, what it shows.
+function drawLayerChoices() {
+  const choices = $('layers');
+  const legends = $('layer-legends');
+  choices.innerHTML = '';
+  legends.innerHTML = '';
+  for (const [name, help] of gameInfo().layers) {
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.id = `layer-${name}`;
+    label.append(box, ` Show ${name}`);
+    choices.append(label);
+    const legend = document.createElement('p');
+    legend.id = `layer-${name}-legend`;
+    legend.className = 'help';
+    legend.hidden = true;
+    legend.textContent = `${name[0].toUpperCase()}${name.slice(1)}: ${help}`;
+    legends.append(legend);
+    box.addEventListener('change', () => {
+      legend.hidden = !box.checked;
+      refresh();
+    });
+  }
 }
 
 // --- Stepping, undo, positions and records ------------------------------------------
@@ -825,11 +1090,12 @@ async function newGame(game) {
   state.moves = [];
   state.view = 0;
   state.seats = [...gameInfo().seats];
+  resetClocks();
   const notation = $('notation');
   notation.innerHTML = '';
   for (const [value, text] of gameInfo().notations) notation.add(new Option(text, value));
-  $('reach-toggle').hidden = game !== 'mentula';
-  $('reach-legend').hidden = game !== 'mentula' || !$('reach').checked;
+  notation.value = gameInfo().reading || gameInfo().notations[0][0];
+  drawLayerChoices();
   $('result').hidden = true;
   clearTransient();
   await refresh();
@@ -847,6 +1113,7 @@ async function setPosition() {
   state.start = text;
   state.moves = [];
   state.view = 0;
+  resetClocks();
   clearTransient();
   say('position set');
   await refresh();
@@ -880,6 +1147,7 @@ async function loadRecord() {
   state.start = start;
   state.moves = moves;
   state.view = 0;
+  resetClocks();
   clearTransient();
   say(`record loaded: ${moves.length} moves; step through with → or the buttons`);
   await refresh();
@@ -911,6 +1179,8 @@ function wire() {
     drawCursor();
   });
   $('move-form').addEventListener('submit', onMoveTyped);
+  $('clock').addEventListener('change', setClock);
+  setInterval(tick, 100);
   $('game').addEventListener('change', () => newGame($('game').value));
   $('new-game').addEventListener('click', () => newGame(state.game));
   $('undo').addEventListener('click', undo);
@@ -921,17 +1191,14 @@ function wire() {
   $('pause').addEventListener('click', async () => {
     state.paused = !state.paused;
     $('pause').setAttribute('aria-pressed', String(state.paused));
-    $('pause').textContent = state.paused ? 'Resume engines' : 'Pause engines';
+    $('pause').textContent = state.paused ? 'Resume' : 'Pause';
     if (state.paused) {
       await stopThinking();
       await refresh();
     } else {
+      runClock();
       maybeEngineMove();
     }
-  });
-  $('reach').addEventListener('change', () => {
-    $('reach-legend').hidden = !$('reach').checked;
-    refresh();
   });
   $('notation').addEventListener('change', refresh);
   $('to-start').addEventListener('click', () => stepTo(0));
@@ -982,8 +1249,9 @@ async function main() {
     say(await whyRefused(e.message), 'error');
     return;
   }
+  await loadGames();
   const wanted = new URLSearchParams(location.search).get('game');
-  const game = GAMES[wanted] ? wanted : 'senamukha';
+  const game = GAMES[wanted] ? wanted : Object.keys(GAMES)[0];
   $('game').value = game;
   await newGame(game);
 }
