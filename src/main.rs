@@ -38,7 +38,10 @@ struct Setup {
 
 /// `ludus match` (see protocol-spec/command-line.md).
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct MatchArgs {
+    #[command(subcommand)]
+    action: Option<MatchAction>,
     #[arg(long, default_value = games::DEFAULT, value_parser = PossibleValuesParser::new(games::NAMES))]
     game: String,
     /// An engine: its command line, or settings `cmd=... name=... proto=native|uci|ugi
@@ -91,6 +94,33 @@ struct MatchArgs {
     /// A rule option, as name=value (repeatable), for the referee and every engine.
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rules: Vec<String>,
+    /// Play only part K of N of the schedule (whole opening sets, every N-th from the
+    /// K-th): the same command with 1/N to N/N on N machines plays the whole match;
+    /// `ludus match merge` joins their summaries.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<ludus::tournament::Shard>,
+}
+
+fn parse_shard(text: &str) -> Result<ludus::tournament::Shard, String> {
+    ludus::tournament::Shard::parse(text).map_err(|e| e.to_string())
+}
+
+/// What `ludus match` does besides playing.
+#[derive(Subcommand)]
+enum MatchAction {
+    /// Joins the JSON summaries of a match's shards (`--shard K/N`) into one result:
+    /// the report of the whole match, its summary and its records in schedule order.
+    Merge {
+        /// The shards' summaries (`--summary` of each shard).
+        #[arg(required = true)]
+        summaries: Vec<std::path::PathBuf>,
+        /// Write the merged JSON summary here.
+        #[arg(long)]
+        summary: Option<std::path::PathBuf>,
+        /// Write every game's record here, in schedule order.
+        #[arg(long)]
+        records: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -350,6 +380,20 @@ fn main() -> ExitCode {
         };
     }
     if let Command::Match(args) = command {
+        if let Some(MatchAction::Merge {
+            summaries,
+            summary,
+            records,
+        }) = args.action
+        {
+            return match merge_match(&summaries, summary, records) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("ludus: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         struct Match(MatchArgs);
         impl games::Visitor for Match {
             type Output = Result<(), String>;
@@ -721,6 +765,7 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
             .transpose()
             .map_err(|e| e.to_string())?,
         rules,
+        shard: args.shard,
         records: args.records,
         summary: args.summary,
         state: args.state,
@@ -728,6 +773,75 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
     tournament::run::<G>(config, &mut std::io::stdout())
         .map(|_| ())
         .map_err(|e| e.to_string())
+}
+
+/// `ludus match merge`: the shards' summaries read, merged, reported, written.
+fn merge_match(
+    paths: &[std::path::PathBuf],
+    summary: Option<std::path::PathBuf>,
+    records: Option<std::path::PathBuf>,
+) -> Result<(), String> {
+    use ludus::tournament;
+    let texts = paths
+        .iter()
+        .map(|path| {
+            std::fs::read_to_string(path)
+                .map(|text| (path.clone(), text))
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = tournament::merge(&texts).map_err(|e| e.to_string())?;
+    let report = tournament::report(&merged.config, &merged.results, &merged.game);
+    let missing: Vec<String> = (1..=merged.count)
+        .filter(|k| !merged.shards.contains(k))
+        .map(|k| k.to_string())
+        .collect();
+    println!(
+        "merged {} games from shards {} of {}{}",
+        merged.results.len(),
+        merged
+            .shards
+            .iter()
+            .map(|k| k.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        merged.count,
+        if missing.is_empty() {
+            String::new()
+        } else {
+            format!(" (missing: {})", missing.join(", "))
+        }
+    );
+    println!("{}", report.lines.join("\n"));
+    if let Some(path) = summary {
+        let mut json = report.json;
+        json["config"] = serde_json::json!(merged.config);
+        json["shards"] = serde_json::json!(merged.shards);
+        json["shard_count"] = serde_json::json!(merged.count);
+        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = records {
+        struct Records<'a>(&'a tournament::Merged);
+        impl games::Visitor for Records<'_> {
+            type Output = String;
+            fn visit<G: Play>(self) -> String {
+                self.0
+                    .results
+                    .iter()
+                    .map(|r| tournament::game_record::<G>(r, &self.0.config))
+                    .collect()
+            }
+        }
+        let text = games::visit(&merged.game, Records(&merged)).ok_or_else(|| {
+            format!(
+                "the summaries are of {:?}, which ludus does not play",
+                merged.game
+            )
+        })?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn set_up<G: Game>(fen: Option<&str>, rules: &[String], moves: Option<&str>) -> Result<G, String> {

@@ -49,6 +49,19 @@ fn run_match(args: &[&str], name: &str) -> (String, Value) {
     (stdout, json)
 }
 
+/// Cuts a match's state file back to its first game, as if the match had been
+/// interrupted then.
+fn interrupt_after_one_game(state: &Path) {
+    let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    saved["results"].as_array_mut().unwrap().truncate(1);
+    std::fs::write(state, saved.to_string()).unwrap();
+}
+
+/// The lines of a match's output that report a game.
+fn game_lines(out: &str) -> usize {
+    out.lines().filter(|l| l.starts_with("game ")).count()
+}
+
 fn tally(json: &Value) -> (u64, u64, u64) {
     let t = &json["tally"];
     (
@@ -378,20 +391,14 @@ fn an_interrupted_match_resumes_from_its_state_file() {
     let (ok, first) = run(&args("2"));
     assert!(ok, "{first}");
     // Cut the state back to one game, as if the match had been interrupted.
-    let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
-    saved["results"].as_array_mut().unwrap().truncate(1);
-    std::fs::write(&state, saved.to_string()).unwrap();
+    interrupt_after_one_game(&state);
     let (ok, second) = run(&args("2"));
     assert!(ok, "{second}");
     assert!(
         second.contains("resuming: 1 games already played"),
         "{second}"
     );
-    assert_eq!(
-        second.lines().filter(|l| l.starts_with("game ")).count(),
-        1,
-        "{second}"
-    );
+    assert_eq!(game_lines(&second), 1, "{second}");
     // More games extend the match.
     let (ok, third) = run(&args("4"));
     assert!(ok, "{third}");
@@ -399,11 +406,7 @@ fn an_interrupted_match_resumes_from_its_state_file() {
         third.contains("resuming: 2 games already played"),
         "{third}"
     );
-    assert_eq!(
-        third.lines().filter(|l| l.starts_with("game ")).count(),
-        2,
-        "{third}"
-    );
+    assert_eq!(game_lines(&third), 2, "{third}");
     // Another match (other limits) refuses the state file.
     let mut other = args("4");
     let at = other.iter().position(|a| a == "2").unwrap();
@@ -586,4 +589,206 @@ fn a_match_whose_output_closes_stops_with_141() {
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     let played = saved["results"].as_array().unwrap().len();
     assert!((1..400).contains(&played), "{played} games played");
+}
+
+/// Runs `ludus match merge` with `args`; returns whether it succeeded, stdout and stderr.
+fn merge(args: &[&Path]) -> (bool, String, String) {
+    let out = Command::cargo_bin("ludus")
+        .unwrap()
+        .arg("match")
+        .arg("merge")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// The games of a summary as (index, opening, seats, moves), in schedule order.
+fn games_of(json: &Value) -> Vec<(u64, u64, Value, Value)> {
+    let mut games: Vec<_> = json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["index"].as_u64().unwrap(),
+                g["opening"].as_u64().unwrap(),
+                g["seats"].clone(),
+                g["moves"].clone(),
+            )
+        })
+        .collect();
+    games.sort_by_key(|g| g.0);
+    games
+}
+
+#[test]
+fn three_shards_merged_are_the_match_played_whole() {
+    let ludus = ludus_path();
+    let openings = data("mangala/openings.txt");
+    // Node limits, and one engine without tables: every game is the same wherever it
+    // is played, and the engines differ.
+    let other = format!("cmd={ludus} name=tableless \"option.Endgame Counters\"=0");
+    let base = [
+        "--game",
+        "mangala",
+        "--engine",
+        &ludus,
+        "--engine",
+        &other,
+        "--nodes",
+        "2000",
+        "--openings",
+        &openings,
+        "--games",
+        "12",
+    ];
+    let whole_records = scratch("whole.records");
+    let whole_records_text = whole_records.display().to_string();
+    let mut whole_args = base.to_vec();
+    whole_args.extend(["--records", &whole_records_text]);
+    let (whole_out, whole) = run_match(&whole_args, "whole");
+    let mut paths = Vec::new();
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let records = scratch(&format!("shard-{k}.records"));
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard]);
+        let records_text = records.display().to_string();
+        args.extend(["--records", &records_text]);
+        let (_, json) = run_match(&args, &format!("shard-{k}"));
+        assert_eq!(json["shard"], serde_json::json!({"index": k, "count": 3}));
+        parts.push(json);
+        paths.push(scratch(&format!("shard-{k}.json.kept")));
+        std::fs::copy(scratch_path(&format!("shard-{k}.json")), &paths[k - 1]).unwrap();
+    }
+    // Each shard plays whole pairs of its own; together, every game once.
+    let mut indices: Vec<u64> = parts
+        .iter()
+        .flat_map(|p| games_of(p).into_iter().map(|g| g.0))
+        .collect();
+    for part in &parts {
+        let own: Vec<u64> = games_of(part).iter().map(|g| g.0).collect();
+        assert_eq!(own.len(), 4, "{own:?}");
+        assert!(
+            own.chunks(2).all(|pair| pair[0] / 2 == pair[1] / 2),
+            "{own:?}"
+        );
+    }
+    indices.sort_unstable();
+    assert_eq!(indices, (0..12).collect::<Vec<_>>());
+    // Merged (in any order): the same games, openings, seats and moves, the same totals.
+    let merged_summary = scratch("merged.json");
+    let merged_records = scratch("merged.records");
+    let (ok, out, err) = merge(&[
+        &paths[2],
+        &paths[0],
+        &paths[1],
+        Path::new("--summary"),
+        &merged_summary,
+        Path::new("--records"),
+        &merged_records,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("merged 12 games from shards 1, 2, 3 of 3\n"),
+        "{out}"
+    );
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&merged_summary).unwrap()).unwrap();
+    assert_eq!(games_of(&merged), games_of(&whole));
+    assert_eq!(tally(&merged), tally(&whole));
+    assert_eq!(merged["pentanomial"], whole["pentanomial"]);
+    assert_eq!(merged["shards"], serde_json::json!([1, 2, 3]));
+    // The report is the whole match's, line for line.
+    let report = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("game ") && !l.starts_with("merged "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(report(&out), report(&whole_out));
+    // The records in schedule order, as the whole match wrote them.
+    assert_eq!(
+        std::fs::read_to_string(&merged_records).unwrap(),
+        std::fs::read_to_string(&whole_records).unwrap()
+    );
+    // Two shards only: merged, with the missing one named.
+    let (ok, out, _) = merge(&[&paths[0], &paths[2]]);
+    assert!(ok);
+    assert!(
+        out.starts_with("merged 8 games from shards 1, 3 of 3 (missing: 2)"),
+        "{out}"
+    );
+    // A shard twice, and a summary of another match, are refused by name.
+    let (ok, _, err) = merge(&[&paths[0], &paths[1], &paths[0]]);
+    assert!(!ok);
+    assert!(err.contains("shard 1/3 is given twice"), "{err}");
+    let foreign = scratch("foreign.json");
+    let mut changed = parts[1].clone();
+    changed["config"]["engines"][1]["options"] = serde_json::json!([]);
+    std::fs::write(&foreign, changed.to_string()).unwrap();
+    let (ok, _, err) = merge(&[&paths[0], &foreign]);
+    assert!(!ok);
+    assert!(
+        err.contains("is from another match") && err.contains("its engines differ"),
+        "{err}"
+    );
+    let unsharded = scratch("whole.json.kept");
+    std::fs::write(&unsharded, whole.to_string()).unwrap();
+    let (ok, _, err) = merge(&[&paths[0], &unsharded]);
+    assert!(!ok);
+    assert!(err.contains("shard counts differ"), "{err}");
+}
+
+/// The path `scratch` gives, without removing what is there.
+fn scratch_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("matches")
+        .join(name)
+}
+
+#[test]
+fn an_interrupted_shard_resumes_and_completes() {
+    let ludus = ludus_path();
+    let state = scratch("shard.state");
+    let shard = |part: &str| {
+        Command::cargo_bin("ludus")
+            .unwrap()
+            .arg("match")
+            .args(["--game", "mangala", "--engine", &ludus, "--engine", &ludus])
+            .args(["--depth", "2", "--games", "8", "--shard", part, "--state"])
+            .arg(&state)
+            .output()
+            .unwrap()
+    };
+    let run = || {
+        let out = shard("2/2");
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let first = run();
+    let played: Vec<&str> = first.lines().filter(|l| l.starts_with("game ")).collect();
+    // Shard 2 of 2 of 8 games: the second and fourth pairs.
+    assert_eq!(played.len(), 4, "{first}");
+    for (line, n) in played.iter().zip([3, 4, 7, 8]) {
+        assert!(line.starts_with(&format!("game {n} of 8")), "{first}");
+    }
+    // Cut back to one game, as if interrupted: the rest is played, and only the rest.
+    interrupt_after_one_game(&state);
+    let second = run();
+    assert!(
+        second.contains("resuming: 1 games already played"),
+        "{second}"
+    );
+    assert_eq!(game_lines(&second), 3, "{second}");
+    // Another shard of the same match refuses this shard's state.
+    let out = shard("1/2");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("belongs to another match"));
 }

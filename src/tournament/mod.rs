@@ -24,11 +24,13 @@
 mod engine;
 mod error;
 mod referee;
+mod shard;
 mod stats;
 
 pub use engine::EngineSpec;
 pub use error::{ClockError, MatchError, OpeningError, SpecError, SprtError, StartError};
 pub use referee::{Settings, TimeControl};
+pub use shard::{MergeError, Merged, Shard, ShardError, merge};
 pub use stats::Sprt;
 
 use std::io::{IsTerminal, Write};
@@ -42,7 +44,7 @@ use crate::game::Game;
 use crate::record;
 use engine::Engine;
 use referee::Ending;
-use stats::{Standing, Tally, Verdict, places};
+use stats::{Pentanomial, Standing, Tally, Verdict, places};
 
 /// Everything a match is made of.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -57,6 +59,9 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Rule options (name, value), for the referee and every engine.
     pub rules: Vec<(String, String)>,
+    /// The part of the schedule this run plays (`--shard K/N`); `None`: all of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     #[serde(skip)]
     pub records: Option<PathBuf>,
     #[serde(skip)]
@@ -422,6 +427,33 @@ fn tally(results: &[GameSummary]) -> Tally {
     tally
 }
 
+/// The pairs of two-player games played from one opening with the seats swapped (a
+/// set of the schedule), by the first engine's points in them; a set missing a game
+/// is left out.
+fn pentanomial(results: &[GameSummary]) -> Pentanomial {
+    let mut sets: std::collections::BTreeMap<usize, Vec<&GameSummary>> = Default::default();
+    for r in results {
+        sets.entry(r.index / 2).or_default().push(r);
+    }
+    let mut counts = Pentanomial::default();
+    for pair in sets.values().filter(|games| games.len() == 2) {
+        let t = tally(&pair.iter().map(|&g| g.clone()).collect::<Vec<_>>());
+        counts.0[(2 * t.wins + t.draws) as usize] += 1;
+    }
+    counts
+}
+
+/// An Elo difference with its interval in words; `samples` names what was counted.
+fn elo_words(elo: f64, margin: f64, samples: &str) -> String {
+    if elo.is_finite() && margin.is_finite() {
+        format!("{elo:+.1} +/- {margin:.1} (95 %)")
+    } else if elo.is_finite() {
+        format!("{elo:+.1} (95 % interval unbounded: too few {samples})")
+    } else {
+        "not finite: one engine scored every point".to_string()
+    }
+}
+
 /// The final report: per engine, and for two engines the Elo and SPRT.
 pub struct Report {
     pub lines: Vec<String>,
@@ -462,17 +494,31 @@ pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Repo
             tally.games(),
             100.0 * tally.score()
         ));
-        let elo_text = if elo.is_finite() && margin.is_finite() {
-            format!("{elo:+.1} +/- {margin:.1} (95 %)")
-        } else if elo.is_finite() {
-            format!("{elo:+.1} (95 % interval unbounded: too few games)")
-        } else {
-            "not finite: one engine scored every point".to_string()
-        };
+        let elo_text = elo_words(elo, margin, "games");
         lines.push(format!(
             "Elo difference: {elo_text}, draw ratio {:.1} %",
             100.0 * tally.draw_ratio()
         ));
+        let pairs = pentanomial(results);
+        let (pair_elo, pair_margin) = pairs.elo();
+        let pair_text = elo_words(pair_elo, pair_margin, "pairs");
+        lines.push(format!(
+            "Pentanomial (game pairs by {}'s points 0, 0.5, 1, 1.5, 2): {:?}, {} pairs, Elo {pair_text}",
+            names[0],
+            pairs.0,
+            pairs.pairs()
+        ));
+        let finite = |v: f64| {
+            if v.is_finite() {
+                serde_json::json!(v)
+            } else {
+                serde_json::Value::Null
+            }
+        };
+        json["pentanomial"] = serde_json::json!({
+            "pairs": pairs.pairs(), "counts": pairs.0, "score": pairs.score(),
+            "elo": finite(pair_elo), "elo_margin": finite(pair_margin),
+        });
         json["tally"] = serde_json::json!({
             "wins": tally.wins, "draws": tally.draws, "losses": tally.losses,
             "score": tally.score(), "draw_ratio": tally.draw_ratio(),
@@ -481,10 +527,12 @@ pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Repo
         });
         if let Some(sprt) = &config.sprt {
             let llr = sprt.llr(&tally);
+            let pair_llr = sprt.llr_pairs(&pairs);
             let (low, high) = sprt.bounds();
             let verdict = sprt.verdict(&tally);
             lines.push(format!(
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({low:.2}, {high:.2}): {}",
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({low:.2}, {high:.2}), \
+                 on pairs {pair_llr:.2}: {}",
                 sprt.elo0,
                 sprt.elo1,
                 sprt.alpha,
@@ -496,7 +544,7 @@ pub fn report(config: &MatchConfig, results: &[GameSummary], game: &str) -> Repo
                 }
             ));
             json["sprt"] = serde_json::json!({
-                "llr": llr, "lower": low, "upper": high, "verdict": verdict,
+                "llr": llr, "llr_pairs": pair_llr, "lower": low, "upper": high, "verdict": verdict,
             });
         }
     } else {
@@ -717,18 +765,27 @@ pub fn run<G: Game>(
         results.retain(|r| r.index < config.games);
         writeln!(out, "resuming: {} games already played", results.len()).ok();
     }
+    // A shard plays its part of the schedule; the others' games count as done here.
     let done: Vec<bool> = (0..config.games)
-        .map(|i| results.iter().any(|r| r.index == i))
+        .map(|i| {
+            results.iter().any(|r| r.index == i)
+                || config.shard.is_some_and(|s| !s.holds(i, engines))
+        })
         .collect();
+    let to_play = (0..config.games)
+        .filter(|&i| config.shard.is_none_or(|s| s.holds(i, engines)))
+        .count();
+    // A shard sees only its part: the SPRT decides on the merged shards.
     let sprt_decided = |results: &[GameSummary]| {
-        config
-            .sprt
-            .is_some_and(|sprt| sprt.verdict(&tally(results)) != Verdict::Continue)
+        config.shard.is_none()
+            && config
+                .sprt
+                .is_some_and(|sprt| sprt.verdict(&tally(results)) != Verdict::Continue)
     };
     let stop = AtomicBool::new(sprt_decided(&results));
     let next = AtomicUsize::new(0);
     let progress = (std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(config.games as u64);
+        let bar = indicatif::ProgressBar::new(to_play as u64);
         bar.set_style(
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg}")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -838,11 +895,16 @@ pub fn run<G: Game>(
     results.sort_by_key(|r| r.index);
     let report = report(&config, &results, G::NAME);
     writeln!(out, "{}", report.lines.join("\n")).ok();
-    if stop.load(Ordering::Acquire) && results.len() < config.games {
+    if stop.load(Ordering::Acquire) && results.len() < to_play {
         writeln!(out, "the SPRT decided after {} games", results.len()).ok();
     }
     if let Some(path) = &config.summary {
-        let text = serde_json::to_string_pretty(&report.json).expect("a summary serialises");
+        // The configuration and the shard, so that `ludus match merge` can tell the
+        // shards of one match from those of another.
+        let mut json = report.json;
+        json["config"] = serde_json::json!(config);
+        json["shard"] = serde_json::json!(config.shard);
+        let text = serde_json::to_string_pretty(&json).expect("a summary serialises");
         std::fs::write(path, text).map_err(|e| MatchError::Write {
             path: path.clone(),
             why: e.to_string(),
@@ -943,6 +1005,7 @@ mod tests {
             concurrency: 1,
             sprt: None,
             rules: Vec::new(),
+            shard: None,
             records: None,
             summary: None,
             state: None,

@@ -41,13 +41,57 @@ impl Tally {
     /// normal approximation of the mean score). Infinite when every game was won or
     /// lost.
     pub fn elo(&self) -> (f64, f64) {
-        let n = self.games().max(1) as f64;
+        elo_interval(self.score(), self.variance(), self.games())
+    }
+}
+
+/// The Elo of a mean score `s` over `n` samples of variance `variance` each, and the
+/// half-width of its 95 % interval (normal approximation of the mean).
+fn elo_interval(s: f64, variance: f64, n: u32) -> (f64, f64) {
+    let margin = 1.959_964 * (variance / f64::from(n.max(1))).sqrt();
+    let low = elo_of_score(s - margin);
+    let high = elo_of_score(s + margin);
+    // `+ 0.0` turns -0.0 into 0.0.
+    (elo_of_score(s) + 0.0, (high - low) / 2.0)
+}
+
+/// The game pairs of one opening (the two games with the colours swapped) by the first
+/// engine's points in them: 0, 0.5, 1, 1.5 or 2. The pair is the sample, as fishtest
+/// and fastchess count paired openings: an opening that favours one side weighs less
+/// than in the trinomial count, whose games it makes dependent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pentanomial(pub [u32; 5]);
+
+impl Pentanomial {
+    pub fn pairs(&self) -> u32 {
+        self.0.iter().sum()
+    }
+
+    /// The mean points per game.
+    pub fn score(&self) -> f64 {
+        let points: f64 = self
+            .0
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| k as f64 / 4.0 * f64::from(c))
+            .sum();
+        points / f64::from(self.pairs().max(1))
+    }
+
+    /// The variance of a pair's mean points per game.
+    fn variance(&self) -> f64 {
+        let n = f64::from(self.pairs().max(1));
         let s = self.score();
-        let margin = 1.959_964 * (self.variance() / n).sqrt();
-        let low = elo_of_score(s - margin);
-        let high = elo_of_score(s + margin);
-        // `+ 0.0` turns -0.0 into 0.0.
-        (elo_of_score(s) + 0.0, (high - low) / 2.0)
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| f64::from(c) / n * (k as f64 / 4.0 - s).powi(2))
+            .sum()
+    }
+
+    /// The Elo difference and the half-width of its 95 % interval, pairs as samples.
+    pub fn elo(&self) -> (f64, f64) {
+        elo_interval(self.score(), self.variance(), self.pairs())
     }
 }
 
@@ -151,14 +195,31 @@ impl Sprt {
                 ..*tally
             }
         };
-        let n = tally.games() as f64;
-        let variance = tally.variance();
+        self.normal_llr(tally.games(), tally.score(), tally.variance())
+    }
+
+    /// The log-likelihood ratio on the pentanomial model: game pairs as the samples,
+    /// as fishtest computes it for paired openings.
+    pub fn llr_pairs(&self, pairs: &Pentanomial) -> f64 {
+        if pairs.pairs() == 0 {
+            return 0.0;
+        }
+        // As for the trinomial: a one-sided match gets one even pair as a prior.
+        let mut pairs = *pairs;
+        if pairs.variance() <= 0.0 {
+            pairs.0[2] += 1;
+        }
+        self.normal_llr(pairs.pairs(), pairs.score(), pairs.variance())
+    }
+
+    /// The generalised SPRT's normal approximation: `n` samples of mean score `s` and
+    /// variance `variance` each.
+    fn normal_llr(&self, n: u32, s: f64, variance: f64) -> f64 {
         if variance <= 0.0 {
             return 0.0;
         }
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        let s = tally.score();
-        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
+        f64::from(n) * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
     }
 
     pub fn verdict(&self, tally: &Tally) -> Verdict {
@@ -317,6 +378,37 @@ mod tests {
             draws,
             losses,
         }
+    }
+
+    #[test]
+    fn pentanomial_counts_pairs_and_weighs_openings_less() {
+        // 20 pairs, each a win and a loss (the opening decides): 50 %, no spread at
+        // all between pairs, where the trinomial count sees 40 decisive games.
+        let colour = Pentanomial([0, 0, 20, 0, 0]);
+        assert_eq!((colour.pairs(), colour.score()), (20, 0.5));
+        assert_eq!(colour.elo(), (0.0, 0.0));
+        // Known counts: [LL, LD, DD+WL, WD, WW] = [2, 5, 10, 8, 5]: mean
+        // (0*2 + .25*5 + .5*10 + .75*8 + 1*5) / 30 = 17.25 / 30.
+        let counts = Pentanomial([2, 5, 10, 8, 5]);
+        assert!((counts.score() - 0.575).abs() < 1e-12);
+        let variance = [2.0, 5.0, 10.0, 8.0, 5.0]
+            .iter()
+            .enumerate()
+            .map(|(k, c)| c / 30.0 * (k as f64 / 4.0 - 0.575).powi(2))
+            .sum::<f64>();
+        let (elo, margin) = counts.elo();
+        assert!((elo - elo_of_score(0.575)).abs() < 1e-9);
+        let half = 1.959_964 * (variance / 30.0).sqrt();
+        let expected = (elo_of_score(0.575 + half) - elo_of_score(0.575 - half)) / 2.0;
+        assert!((margin - expected).abs() < 1e-9, "{margin} {expected}");
+        // The SPRT on pairs: decided for many good pairs, undecided for few.
+        let sprt = Sprt::parse("elo0=0 elo1=50 alpha=0.05 beta=0.05").unwrap();
+        assert!(sprt.llr_pairs(&Pentanomial([1, 2, 10, 20, 30])) > sprt.bounds().1);
+        assert!(sprt.llr_pairs(&Pentanomial([30, 20, 10, 2, 1])) < sprt.bounds().0);
+        let few = sprt.llr_pairs(&Pentanomial([0, 1, 1, 1, 0]));
+        assert!(few > sprt.bounds().0 && few < sprt.bounds().1, "{few}");
+        assert!(sprt.llr_pairs(&Pentanomial([0, 0, 0, 0, 9])) > sprt.bounds().1);
+        assert_eq!(sprt.llr_pairs(&Pentanomial::default()), 0.0);
     }
 
     #[test]
