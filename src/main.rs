@@ -229,6 +229,35 @@ enum Command {
         #[arg(long = "layer", value_name = "LAYER")]
         layers: Vec<String>,
     },
+    /// Plays self-play games of Sena-Mukha from random openings and appends their quiet
+    /// positions, each with the search's score and the game's result, to a binary file
+    /// for training an evaluation (protocol-spec/datagen.md); resumes a cut-off run.
+    Datagen {
+        /// The data file: created, or resumed when it holds games of these settings.
+        #[arg(long)]
+        output: std::path::PathBuf,
+        /// Games to play in all (the file's games count).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Nodes a move.
+        #[arg(long, default_value_t = 5_000)]
+        nodes: u64,
+        /// Also at most this depth a move.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Random moves (plies) from the start before the engines play.
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        /// The random seed: game k of a seed is the same game in every run.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once (default: one per core).
+        #[arg(long)]
+        concurrency: Option<usize>,
+        /// A game is a draw after this many plies of the engine.
+        #[arg(long, default_value_t = 600)]
+        max_plies: usize,
+    },
     /// Prints random openings for `ludus match --openings`: distinct lines of random
     /// legal moves from the start.
     Openings {
@@ -352,6 +381,43 @@ fn main() -> ExitCode {
             }
         };
     }
+    if let Command::Datagen {
+        output,
+        games: count,
+        nodes,
+        depth,
+        plies,
+        seed,
+        concurrency,
+        max_plies,
+    } = command
+    {
+        let settings = ludus::search::datagen::Settings {
+            games: count,
+            nodes: Some(nodes),
+            depth,
+            opening_plies: plies,
+            seed,
+            concurrency: concurrency
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            max_plies,
+        };
+        let started = Instant::now();
+        return match games::datagen(&settings, &output, &mut std::io::stderr()) {
+            Ok(positions) => {
+                eprintln!(
+                    "{positions} positions in {} ({:.1} s)",
+                    output.display(),
+                    started.elapsed().as_secs_f64()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("ludus: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if let Command::Serve {
         listen,
         sessions,
@@ -426,6 +492,7 @@ fn main() -> ExitCode {
         // The bench covers every game; any game type can run it.
         Command::Bench { .. }
         | Command::Endgame { .. }
+        | Command::Datagen { .. }
         | Command::Match(_)
         | Command::Serve { .. } => games::DEFAULT.to_string(),
     };
@@ -583,7 +650,10 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
             };
             ludus::bench::tree::<G>(&run, &mut std::io::stdout()).map_err(|e| e.to_string())
         }
-        Command::Endgame { .. } | Command::Match(_) | Command::Serve { .. } => Ok(()),
+        Command::Endgame { .. }
+        | Command::Datagen { .. }
+        | Command::Match(_)
+        | Command::Serve { .. } => Ok(()),
         Command::Perft {
             setup: Setup { fen, rules, .. },
             moves,

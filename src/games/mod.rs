@@ -69,6 +69,16 @@ pub fn endgame_report(
     mangala::endgame::report(counters, skip_origin)
 }
 
+/// `ludus datagen`: self-play training data of the game that has a packed position
+/// form (Sena-Mukha), see [`crate::search::datagen`].
+pub fn datagen(
+    settings: &crate::search::datagen::Settings,
+    path: &std::path::Path,
+    progress: &mut (dyn std::io::Write + Send),
+) -> Result<usize, crate::search::datagen::DatagenError> {
+    crate::search::datagen::run::<senamukha::Position>(settings, path, progress)
+}
+
 /// How front ends present the game called `name` (case-insensitive); `None` for a
 /// name that is no game.
 pub fn descriptor(name: &str) -> Option<crate::game::Descriptor> {

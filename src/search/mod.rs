@@ -17,9 +17,11 @@
 //!     Position::NOTATIONS[0].1)).is_ok());
 //! ```
 
+pub mod datagen;
 mod limits;
 pub(crate) mod mcts;
 pub mod multi_player;
+pub mod selfplay;
 mod tt;
 pub mod tuning;
 pub(crate) mod two_player;

@@ -17,11 +17,9 @@
 //! search scores as won by far for several plies in a row is adjudicated, to save time.
 
 use std::io::Write;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{Limits, Score, Searchable, Value};
-use crate::game::{Game, PositionError, Rng};
+use super::{Searchable, Value, selfplay};
+use crate::game::{Game, PositionError};
 
 /// What `ludus tune` needs from a game whose evaluation is linear in its weights.
 pub struct Terms<G: Game> {
@@ -56,10 +54,6 @@ pub struct Generate {
     pub max_plies: usize,
 }
 
-/// A win the search sees by this much, `ADJUDICATE_PLIES` plies in a row, ends a game.
-const ADJUDICATE_SCORE: i32 = 1_500;
-const ADJUDICATE_PLIES: usize = 8;
-
 /// Plays `settings.games` self-play games and writes every quiet position to `out`,
 /// one a line: the first player's result (`1`, `0.5` or `0`), a space, the position.
 /// Returns the number of positions written.
@@ -70,113 +64,53 @@ where
     let terms = G::tuning().ok_or_else(|| {
         std::io::Error::other(format!("{}'s evaluation cannot be tuned", G::NAME))
     })?;
-    let next = AtomicUsize::new(0);
-    let out = Mutex::new((out, 0usize, None::<std::io::Error>));
-    std::thread::scope(|scope| {
-        for _ in 0..settings.concurrency.max(1) {
-            scope.spawn(|| {
-                let mut engine = G::engine(16);
-                loop {
-                    let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= settings.games {
-                        break;
-                    }
-                    let lines = play_game::<G>(&mut engine, settings, game, terms.quiet);
-                    let mut guard = out.lock().expect("no writer panics");
-                    let (writer, count, error) = &mut *guard;
-                    if error.is_none() {
-                        let text: String = lines.concat();
-                        match writer
-                            .write_all(text.as_bytes())
-                            .and_then(|()| writer.flush())
-                        {
-                            Ok(()) => *count += lines.len(),
-                            Err(e) => *error = Some(e),
-                        }
-                    }
-                    log::info!(
-                        "game {} of {}: {} positions",
-                        game + 1,
-                        settings.games,
-                        lines.len()
-                    );
-                }
-            });
-        }
-    });
-    let (_, count, error) = out.into_inner().expect("no writer panics");
+    let play = selfplay::Play::new(
+        settings.seed,
+        settings.opening_plies,
+        Some(settings.nodes),
+        None,
+        settings.max_plies,
+    );
+    let quiet = terms.quiet;
+    // One game: its quiet positions as lines, labelled with its result.
+    let game = |engine: &mut G::Engine, game: usize| -> Vec<String> {
+        let mut kept = Vec::new();
+        let points = selfplay::play_game::<G>(engine, &play, game, &mut |position, mv, _, _| {
+            if quiet(position, mv) {
+                kept.push(position.fen());
+            }
+        });
+        let result = f64::from(points) / 2.0;
+        kept.into_iter()
+            .map(|fen| format!("{result} {fen}\n"))
+            .collect()
+    };
+    let mut count = 0;
+    let mut error = None;
+    selfplay::on_threads::<G, Vec<String>>(
+        settings.games,
+        settings.concurrency,
+        &|_| false,
+        &game,
+        &mut |game, lines| {
+            let text: String = lines.concat();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => count += lines.len(),
+                Err(e) => error = Some(e),
+            }
+            log::info!(
+                "game {} of {}: {} positions",
+                game + 1,
+                settings.games,
+                lines.len()
+            );
+            error.is_none()
+        },
+    );
     match error {
         Some(e) => Err(e),
         None => Ok(count),
     }
-}
-
-/// One self-play game: its quiet positions as lines, labelled with its result.
-fn play_game<G: Searchable>(
-    engine: &mut G::Engine,
-    settings: &Generate,
-    game: usize,
-    quiet: fn(&G, G::Move) -> bool,
-) -> Vec<String> {
-    let mut rng = Rng(crate::game::splitmix64(settings.seed ^ (game as u64 + 1)).0 | 1);
-    let mut position = G::start();
-    let mut moves = Vec::new();
-    for _ in 0..settings.opening_plies {
-        position.legal_moves(&mut moves);
-        if moves.is_empty() || position.outcome().is_some() {
-            break;
-        }
-        position.play(moves[rng.below(moves.len())]);
-    }
-    G::clear(engine);
-    let limits = Limits {
-        nodes: Some(settings.nodes),
-        ..Limits::default()
-    };
-    let mut kept: Vec<String> = Vec::new();
-    // The first player's result when the game ends: 1, 1/2 or 0.
-    let mut result = 0.5;
-    // Plies in a row the search has seen a big win for the first player (+) or the
-    // second (-).
-    let mut streak: i32 = 0;
-    for _ in 0..settings.max_plies {
-        if let Some(outcome) = position.outcome() {
-            let leaders = outcome.leaders();
-            result = if leaders.len() > 1 {
-                0.5
-            } else if leaders.first() == Some(&0) {
-                1.0
-            } else {
-                0.0
-            };
-            break;
-        }
-        let found = G::think(engine, &mut position, &limits, &mut |_| {});
-        let Some(mv) = found.best_move else { break };
-        // The score for the first player.
-        let sign = if position.to_move() == 0 { 1 } else { -1 };
-        let winning = match found.info.scores.first() {
-            Some(Score::Mate(n)) => n.signum() * sign,
-            Some(&Score::Centi(v)) if v.abs() >= ADJUDICATE_SCORE => v.signum() * sign,
-            _ => 0,
-        };
-        streak = if winning != 0 && winning == streak.signum() {
-            streak + winning
-        } else {
-            winning
-        };
-        if quiet(&position, mv) {
-            kept.push(position.fen());
-        }
-        position.play(mv);
-        if streak.unsigned_abs() as usize >= ADJUDICATE_PLIES {
-            result = if streak > 0 { 1.0 } else { 0.0 };
-            break;
-        }
-    }
-    kept.into_iter()
-        .map(|fen| format!("{result} {fen}\n"))
-        .collect()
 }
 
 /// One labelled position: its result and the terms that count in it (index, count).
@@ -382,6 +316,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rng;
 
     /// Positions whose results are exactly what weights (100, 40, -25) predict: the fit,
     /// started from (100, 0, 0) with the first weight frozen, finds the other two.

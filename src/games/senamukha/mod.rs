@@ -5,7 +5,8 @@
 //! - `position`: the position, make and undo, hashing, repetition, the end of the game;
 //! - `movegen`: legal move generation and counting;
 //! - `fen`: the position format;
-//! - `notation`: coordinate, long (the seed's) and SAN move text.
+//! - `notation`: coordinate, long (the seed's) and SAN move text;
+//! - `packed`: a position in 49 bytes, for training data.
 
 mod attacks;
 mod board;
@@ -14,6 +15,7 @@ mod exchange;
 mod fen;
 mod movegen;
 mod notation;
+pub mod packed;
 mod position;
 #[cfg(test)]
 mod reference;
@@ -156,3 +158,14 @@ impl Game for Position {
 }
 #[cfg(test)]
 mod tests;
+
+/// Positions in training data (`ludus datagen`) are [`packed`].
+impl crate::search::datagen::Packed for Position {
+    const PACKED: usize = packed::PACKED;
+    fn pack(&self) -> Vec<u8> {
+        packed::pack(self).to_vec()
+    }
+    fn unpack(bytes: &[u8]) -> Result<Self, PositionError> {
+        packed::unpack(bytes)
+    }
+}
