@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -30,10 +31,21 @@ def engine() -> Iterator[ludus.Engine]:
         yield engine
 
 
-def process_is_gone(pid: int) -> bool:
-    """True once the process is neither running nor a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(") ")[1].startswith("Z")
-    except FileNotFoundError:
-        return True
+def process_is_gone(pid: int, within: float = 5.0) -> bool:
+    """True once the process is neither running nor a zombie, within `within` seconds.
+
+    A process killed by a signal dies when the kernel next schedules it, not when the
+    signal is sent: on a loaded machine a grandchild killed with its group may still
+    be running for a moment after the call that killed it returns.
+    """
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().split(") ")[1].startswith("Z"):
+                    return True
+        except FileNotFoundError:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
