@@ -215,6 +215,10 @@ enum Command {
         /// For the rule option skip-origin=on.
         #[arg(long)]
         skip_origin: bool,
+        /// Build into this folder, a file a level (protocol-spec/mangala.md): levels
+        /// already there are read, not built again.
+        #[arg(long, value_name = "DIR")]
+        write: Option<std::path::PathBuf>,
     },
     /// Plays a match between engines (two, or four for Mentula), refereed by ludus.
     Match(Box<MatchArgs>),
@@ -368,9 +372,10 @@ fn main() -> ExitCode {
     if let Command::Endgame {
         counters,
         skip_origin,
+        write,
     } = command
     {
-        return match games::endgame_report(counters as usize, skip_origin) {
+        return match games::endgame_report(counters as usize, skip_origin, write.as_deref()) {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS

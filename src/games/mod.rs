@@ -61,12 +61,14 @@ registry!(senamukha, mentula, mangala);
 pub const DEFAULT: &str = NAMES[0];
 
 /// `ludus endgame`: builds the endgame tables of the game that has them (Mangala II),
-/// for positions of up to `counters` counters, and reports on them.
+/// for positions of up to `counters` counters (into files in `write`, if given), and
+/// reports on them.
 pub fn endgame_report(
     counters: usize,
     skip_origin: bool,
-) -> Result<String, mangala::endgame::TableMemoryError> {
-    mangala::endgame::report(counters, skip_origin)
+    write: Option<&std::path::Path>,
+) -> Result<String, mangala::endgame::TableFileError> {
+    mangala::endgame::report(counters, skip_origin, write)
 }
 
 /// `ludus datagen`: self-play training data of the game that has a packed position

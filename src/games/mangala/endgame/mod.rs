@@ -35,6 +35,9 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use super::position::{Move, PITS, ROW, row, sow};
 
+mod file;
+pub use file::{TableFileError, build_into, level_file_name};
+
 /// The most counters the tables can be built for: the index arithmetic stays in `u32`
 /// up to here, and level 24 alone holds 2.5 billion positions.
 pub const MAX_COUNTERS: usize = 24;
@@ -53,6 +56,7 @@ impl Bounds {
 }
 
 /// The positions with `n` counters on the board, indexed by `2 * rank + mover`.
+#[derive(PartialEq, Eq)]
 struct Level {
     /// The two bounds of each position.
     bounds: Vec<[i8; 2]>,
@@ -92,6 +96,25 @@ impl Table {
         skip_origin: bool,
         threads: usize,
     ) -> Result<Table, TableMemoryError> {
+        Table::build_levels(
+            max_counters,
+            skip_origin,
+            threads,
+            &mut |_, _| Ok(None),
+            &mut |_, _, _| Ok(()),
+        )
+    }
+
+    /// [`Table::build`], each level taken from `stored` (given the level's counters and
+    /// its number of positions) when it has it, else built and handed to `keep` with
+    /// its sweeps.
+    fn build_levels<E: From<TableMemoryError>>(
+        max_counters: usize,
+        skip_origin: bool,
+        threads: usize,
+        stored: &mut dyn FnMut(usize, usize) -> Result<Option<(Level, u32)>, E>,
+        keep: &mut dyn FnMut(usize, &Level, u32) -> Result<(), E>,
+    ) -> Result<Table, E> {
         let started = std::time::Instant::now();
         let max_counters = max_counters.min(MAX_COUNTERS);
         let ranker = Ranker::new();
@@ -126,7 +149,15 @@ impl Table {
                     .push(started.elapsed().as_secs_f64());
                 continue;
             }
-            let (level, sweeps) = table.build_level(n, threads.max(1))?;
+            let states = table.ranker.count(n) as usize * 2;
+            let (level, sweeps) = match stored(n, states)? {
+                Some(found) => found,
+                None => {
+                    let (level, sweeps) = table.build_level(n, threads.max(1))?;
+                    keep(n, &level, sweeps)?;
+                    (level, sweeps)
+                }
+            };
             let (mut positions, mut exact) = (0, 0);
             let mut pits = first_composition(n);
             for index in 0..level.bounds.len() / 2 {
@@ -578,9 +609,20 @@ fn next_composition(pits: &mut [u8; PITS]) {
 /// Builds the tables for positions of up to `counters` counters and reports, per
 /// counters on the board, the positions, how many have an exact value, the sweeps,
 /// the time and the memory taken (`ludus endgame`).
-pub fn report(counters: usize, skip_origin: bool) -> Result<String, TableMemoryError> {
+///
+/// With `write`, the tables are built into that folder, a file a level (see
+/// [`build_into`]: levels already there are read), with a progress line a level on
+/// standard error.
+pub fn report(
+    counters: usize,
+    skip_origin: bool,
+    write: Option<&std::path::Path>,
+) -> Result<String, TableFileError> {
     let start = std::time::Instant::now();
-    let table = Table::build(counters, skip_origin, 2)?;
+    let table = match write {
+        Some(dir) => build_into(dir, counters, skip_origin, 2, &mut std::io::stderr())?,
+        None => Table::build(counters, skip_origin, 2)?,
+    };
     let elapsed = start.elapsed();
     let stats = table.statistics();
     let mut out = String::from("counters  positions      exact   exact%  sweeps  seconds   MiB\n");

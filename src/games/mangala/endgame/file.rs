@@ -1,0 +1,346 @@
+//! The tables as files, one per number of counters on the board (Syzygy's shape: made
+//! once, read by every process that wants them): `ludus endgame --write DIR`.
+//!
+//! A file is a 64-byte header and the level's positions in rank order (index
+//! `2 * rank + mover`, as in memory): first every position's two bounds (`i8` each),
+//! then every position's two settling sweeps (`u16` each, little-endian). That is 6
+//! bytes a position, both movers counted. protocol-spec/mangala.md has the format.
+//!
+//! Header: `LUDUSMTB`, the format version (`u16`), the counters (`u16`), the sowing rule
+//! (`u8`: 1 for skip-origin), three zero bytes, the positions (`u64`), the level's
+//! sweeps (`u32`), the CRC-32 of everything after the header (`u32`), zeros to 64.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Level, Table, TableMemoryError, filled};
+
+const MAGIC: &[u8; 8] = b"LUDUSMTB";
+const VERSION: u16 = 1;
+const HEADER: usize = 64;
+
+/// Why a table file cannot be written or used.
+#[derive(Debug)]
+pub enum TableFileError {
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    Memory(TableMemoryError),
+    /// Shorter or longer than its header says.
+    Length {
+        path: PathBuf,
+        bytes: u64,
+        expected: u64,
+    },
+    /// Not a table of this level, rule and format.
+    Foreign {
+        path: PathBuf,
+        why: String,
+    },
+    /// The contents do not match their checksum.
+    Corrupt {
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for TableFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableFileError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TableFileError::Memory(e) => e.fmt(f),
+            TableFileError::Length {
+                path,
+                bytes,
+                expected,
+            } => write!(
+                f,
+                "{} is {bytes} bytes, not {expected}: cut off or not a table",
+                path.display()
+            ),
+            TableFileError::Foreign { path, why } => {
+                write!(f, "{} is not the table wanted: {why}", path.display())
+            }
+            TableFileError::Corrupt { path } => write!(
+                f,
+                "{} does not match its checksum: the file is damaged",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TableFileError {}
+
+impl From<TableMemoryError> for TableFileError {
+    fn from(e: TableMemoryError) -> Self {
+        TableFileError::Memory(e)
+    }
+}
+
+/// The file of the positions with `counters` counters under the sowing rule.
+pub fn level_file_name(counters: usize, skip_origin: bool) -> String {
+    let rule = if skip_origin { "-skip-origin" } else { "" };
+    format!("mangala{rule}-{counters:02}.ltb")
+}
+
+fn header(
+    counters: usize,
+    skip_origin: bool,
+    states: usize,
+    sweeps: u32,
+    crc: u32,
+) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..10].copy_from_slice(&VERSION.to_le_bytes());
+    h[10..12].copy_from_slice(&(counters as u16).to_le_bytes());
+    h[12] = u8::from(skip_origin);
+    h[16..24].copy_from_slice(&(states as u64).to_le_bytes());
+    h[24..28].copy_from_slice(&sweeps.to_le_bytes());
+    h[28..32].copy_from_slice(&crc.to_le_bytes());
+    h
+}
+
+/// The level's bytes after the header: the bounds, then the sweeps.
+fn payload(level: &Level) -> Vec<u8> {
+    let mut out = Vec::with_capacity(level.bounds.len() * 6);
+    out.extend(level.bounds.iter().flat_map(|b| b.map(|v| v as u8)));
+    out.extend(
+        level
+            .settled
+            .iter()
+            .flat_map(|s| s.iter().flat_map(|v| v.to_le_bytes())),
+    );
+    out
+}
+
+/// Writes level `counters` to `path`: whole or not at all (a partial file renamed).
+fn write_level(
+    path: &Path,
+    counters: usize,
+    skip_origin: bool,
+    level: &Level,
+    sweeps: u32,
+) -> Result<(), TableFileError> {
+    let io = |error| TableFileError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let body = payload(level);
+    let head = header(
+        counters,
+        skip_origin,
+        level.bounds.len(),
+        sweeps,
+        crc32fast::hash(&body),
+    );
+    let partial = path.with_extension("partial");
+    let mut file = std::fs::File::create(&partial).map_err(io)?;
+    file.write_all(&head).map_err(io)?;
+    file.write_all(&body).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    std::fs::rename(&partial, path).map_err(io)
+}
+
+/// Reads level `counters` of `states` positions from `path`, checking that it is that
+/// level's table under that rule, whole and undamaged.
+fn read_level(
+    path: &Path,
+    counters: usize,
+    skip_origin: bool,
+    states: usize,
+) -> Result<(Level, u32), TableFileError> {
+    let io = |error| TableFileError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let bytes = std::fs::read(path).map_err(io)?;
+    let foreign = |why: String| TableFileError::Foreign {
+        path: path.to_path_buf(),
+        why,
+    };
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err(foreign("it does not start with LUDUSMTB".into()));
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != VERSION {
+        return Err(foreign(format!("format version {version}, not {VERSION}")));
+    }
+    let found = u16::from_le_bytes([bytes[10], bytes[11]]) as usize;
+    if found != counters {
+        return Err(foreign(format!(
+            "it holds {found} counters, not {counters}"
+        )));
+    }
+    if bytes[12] != u8::from(skip_origin) {
+        let rule = |on: bool| if on { "on" } else { "off" };
+        return Err(foreign(format!(
+            "it is for skip-origin {}, not {}",
+            rule(bytes[12] == 1),
+            rule(skip_origin)
+        )));
+    }
+    let expected = (HEADER + states * 6) as u64;
+    if bytes.len() as u64 != expected {
+        return Err(TableFileError::Length {
+            path: path.to_path_buf(),
+            bytes: bytes.len() as u64,
+            expected,
+        });
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+    let body = &bytes[HEADER..];
+    if crc32fast::hash(body) != u32_at(28) {
+        return Err(TableFileError::Corrupt {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut bounds = filled(states, [0i8; 2])?;
+    let mut settled = filled(states, [0u16; 2])?;
+    for (bound, b) in bounds.iter_mut().zip(body[..2 * states].chunks_exact(2)) {
+        *bound = [b[0] as i8, b[1] as i8];
+    }
+    for (settle, s) in settled.iter_mut().zip(body[2 * states..].chunks_exact(4)) {
+        *settle = [
+            u16::from_le_bytes([s[0], s[1]]),
+            u16::from_le_bytes([s[2], s[3]]),
+        ];
+    }
+    Ok((Level { bounds, settled }, u32_at(24)))
+}
+
+/// Builds the tables up to `max_counters` in `dir`, a file a level: a level whose file
+/// is there and sound is read, not built, so a build cut off goes on where it
+/// stopped, and a larger one extends a smaller; a level built is written at once.
+/// `progress` gets a line a level. A file that is there but unsound (cut off, damaged,
+/// of another rule) is an error: remove it to have it built again.
+pub fn build_into(
+    dir: &Path,
+    max_counters: usize,
+    skip_origin: bool,
+    threads: usize,
+    progress: &mut dyn Write,
+) -> Result<Table, TableFileError> {
+    std::fs::create_dir_all(dir).map_err(|error| TableFileError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    let started = std::time::Instant::now();
+    let path = |n: usize| dir.join(level_file_name(n, skip_origin));
+    // Both hooks write to it, one at a time.
+    let progress = std::cell::RefCell::new(progress);
+    Table::build_levels(
+        max_counters,
+        skip_origin,
+        threads,
+        &mut |n, states| {
+            let file = path(n);
+            if !file.exists() {
+                return Ok(None);
+            }
+            let level = read_level(&file, n, skip_origin, states)?;
+            let _ = writeln!(
+                progress.borrow_mut(),
+                "{n:>2} counters: read {} ({states} positions)",
+                file.display()
+            );
+            Ok(Some(level))
+        },
+        &mut |n, level, sweeps| {
+            let file = path(n);
+            write_level(&file, n, skip_origin, level, sweeps)?;
+            let _ = writeln!(
+                progress.borrow_mut(),
+                "{n:>2} counters: built in {sweeps} sweeps and written to {} ({} bytes) at {:.1} s",
+                file.display(),
+                HEADER + level.bounds.len() * 6,
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ludus-tables-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn tables_written_and_read_back_are_the_tables_built_in_memory() {
+        let dir = scratch("roundtrip");
+        let mut log = Vec::new();
+        let written = build_into(&dir, 10, false, 2, &mut log).unwrap();
+        let memory = Table::build(10, false, 2).unwrap();
+        let read = build_into(&dir, 10, false, 2, &mut log).unwrap();
+        for n in (2..=10).step_by(2) {
+            assert!(
+                written.levels[n] == memory.levels[n],
+                "level {n} as written"
+            );
+            assert!(read.levels[n] == memory.levels[n], "level {n} as read");
+        }
+        let log = String::from_utf8(log).unwrap();
+        // The first run built every level, the second read every one.
+        assert_eq!(log.matches("built in").count(), 5, "{log}");
+        assert_eq!(log.matches(": read ").count(), 5, "{log}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_cut_off_build_goes_on_and_a_bigger_one_extends_a_smaller() {
+        let dir = scratch("resume");
+        build_into(&dir, 8, false, 2, &mut Vec::new()).unwrap();
+        let eight = std::fs::read(dir.join(level_file_name(8, false))).unwrap();
+        // Level 8 lost, as if the build had stopped during it.
+        std::fs::remove_file(dir.join(level_file_name(8, false))).unwrap();
+        let mut log = Vec::new();
+        build_into(&dir, 10, false, 2, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert_eq!(log.matches(": read ").count(), 3, "{log}");
+        assert_eq!(log.matches("built in").count(), 2, "{log}");
+        assert_eq!(
+            std::fs::read(dir.join(level_file_name(8, false))).unwrap(),
+            eight
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn cut_off_damaged_and_foreign_files_are_refused() {
+        let dir = scratch("refused");
+        build_into(&dir, 6, false, 2, &mut Vec::new()).unwrap();
+        let six = dir.join(level_file_name(6, false));
+        let good = std::fs::read(&six).unwrap();
+        let refusal = |bytes: &[u8]| {
+            std::fs::write(&six, bytes).unwrap();
+            build_into(&dir, 6, false, 2, &mut Vec::new())
+                .err()
+                .expect("refused")
+                .to_string()
+        };
+        let cut = refusal(&good[..good.len() - 7]);
+        assert!(cut.contains("cut off or not a table"), "{cut}");
+        let mut damaged = good.clone();
+        damaged[HEADER + 5] ^= 1;
+        assert!(refusal(&damaged).contains("does not match its checksum"));
+        let mut rule = good.clone();
+        rule[12] = 1;
+        assert!(refusal(&rule).contains("it is for skip-origin on, not off"));
+        let mut level = good.clone();
+        level[10] = 4;
+        assert!(refusal(&level).contains("it holds 4 counters, not 6"));
+        assert!(refusal(b"not a table").contains("does not start with LUDUSMTB"));
+        // Put back, it is read again.
+        std::fs::write(&six, &good).unwrap();
+        assert!(build_into(&dir, 6, false, 2, &mut Vec::new()).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
