@@ -957,6 +957,25 @@ async fn clocks_run_and_a_flag_fall_ends_the_game() {
     )
     .await;
     assert_eq!(clock_ms(&page, 1).await, 3000);
+    // A time per move: every move gives the mover its whole time back.
+    page.set_seat(1, "person").await;
+    set_clock(&page, "3/move").await;
+    page.type_into("#move-text", "Ni3–h5").await;
+    page.click("#move-form button").await;
+    page.idle_after(1, "white's move").await;
+    page.wait_for(
+        "document.querySelectorAll('#clocks .clock')[1].classList.contains('running')",
+        "black's clock running",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert!(clock_ms(&page, 1).await < 2_800);
+    page.type_into("#move-text", "Nc9–d7").await;
+    page.click("#move-form button").await;
+    page.idle_after(2, "black's move").await;
+    assert_eq!(clock_ms(&page, 1).await, 3000);
+    page.click("#new-game").await;
+    page.idle_after(0, "another new game").await;
     // ludus on its clock: it is told the clocks and spends some of its own.
     set_clock(&page, "0.5+0.2").await;
     page.set_seat(1, "clock").await;

@@ -159,7 +159,7 @@ const state = {
   places: new Map(), // each legal move's places (legal_places)
   named: new Map(), // each legal move in the notation chosen
   // The time control, if any, and each seat's time left (clocks below).
-  clock: { base: null, inc: 0, left: [], running: null, since: null, flag: null, started: false },
+  clock: { base: null, inc: 0, perMove: false, left: [], running: null, since: null, flag: null, started: false },
 };
 
 let engine;
@@ -518,18 +518,23 @@ function drawSeats() {
 
 // Clocks are the page's: a time control (minutes + seconds added a move) gives every
 // seat the same time; the seat to move at the end of the game spends it, from the first
-// move on (the first move is free); a move adds the increment. ludus is told the clocks
-// in its `go` (`time <player> <ms> inc <player> <ms>`), and its thinking counts as
-// a person's does. A clock that runs out ends the game.
+// move on (the first move is free); a move adds the increment, or with a time per move
+// gives the full time back. ludus is told the clocks in its `go` (`time <player> <ms>
+// inc <player> <ms>`, and `movestogo 1` for a time per move), and its thinking counts
+// as a person's does. A clock that runs out ends the game.
 
-// `5+3` (minutes, then seconds a move; decimals allowed); null for none (empty or
-// `none`); undefined when unreadable.
+// `5+3` (minutes, then seconds a move; decimals allowed) or `30/move` (seconds for
+// every move); null for none (empty or `none`); undefined when unreadable.
 function readClock(text) {
   const t = text.trim().toLowerCase();
   if (t === '' || t === 'none' || t === '-') return null;
+  const perMove = /^(\d+(?:\.\d+)?)\s*\/\s*move$/.exec(t);
+  if (perMove && Number(perMove[1]) > 0) {
+    return { base: Math.round(Number(perMove[1]) * 1000), inc: 0, perMove: true };
+  }
   const m = /^(\d+(?:\.\d+)?)\s*\+\s*(\d+(?:\.\d+)?)$/.exec(t);
   if (!m || Number(m[1]) <= 0) return undefined;
-  return { base: Math.round(Number(m[1]) * 60000), inc: Math.round(Number(m[2]) * 1000) };
+  return { base: Math.round(Number(m[1]) * 60000), inc: Math.round(Number(m[2]) * 1000), perMove: false };
 }
 
 function resetClocks() {
@@ -562,7 +567,7 @@ function chargeMove() {
   if (c.base === null) return;
   const seat = c.running;
   stopClock();
-  if (seat !== null) c.left[seat] += c.inc;
+  if (seat !== null) c.left[seat] = c.perMove ? c.base : c.left[seat] + c.inc;
   c.started = true;
 }
 
@@ -642,12 +647,13 @@ async function setClock() {
   const text = $('clock').value;
   const control = readClock(text);
   if (control === undefined) {
-    say(`unreadable time control: ${text.trim()} (minutes + seconds a move, as 5+3, or none)`, 'error');
+    say(`unreadable time control: ${text.trim()} (minutes + seconds a move, as 5+3; seconds a move, as 30/move; or none)`, 'error');
     return;
   }
   await stopThinking();
   state.clock.base = control ? control.base : null;
   state.clock.inc = control ? control.inc : 0;
+  state.clock.perMove = control ? control.perMove : false;
   resetClocks();
   say(control ? `clocks: ${text.trim()} for every player, from the next move` : 'no clocks');
   await refresh();
@@ -659,7 +665,7 @@ function limitsFor(kind) {
   if (c.base === null) return kind === 'clock' ? 'movetime 1000' : kind;
   const clocks = gameInfo().players
     .map((p, i) => `time ${p} ${Math.max(1, Math.floor(remaining(i)))} inc ${p} ${c.inc}`)
-    .join(' ');
+    .join(' ') + (c.perMove ? ' movestogo 1' : '');
   return kind === 'clock' ? clocks : `${kind} ${clocks}`;
 }
 
