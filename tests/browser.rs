@@ -880,6 +880,23 @@ async fn type_clock(page: &Browser, control: &str) {
         .unwrap();
 }
 
+/// Types a move into the move box and plays it.
+async fn type_move(page: &Browser, text: &str) {
+    page.type_into("#move-text", text).await;
+    page.click("#move-form button").await;
+}
+
+/// Waits until the clock of `seat` runs.
+async fn clock_runs(page: &Browser, seat: usize) {
+    page.wait_for(
+        &format!(
+            "document.querySelectorAll('#clocks .clock')[{seat}].classList.contains('running')"
+        ),
+        "the clock running",
+    )
+    .await;
+}
+
 async fn set_clock(page: &Browser, control: &str) {
     type_clock(page, control).await;
     page.wait_for(
@@ -917,14 +934,9 @@ async fn clocks_run_and_a_flag_fall_ends_the_game() {
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(clock_ms(&page, 0).await, 3000);
-    page.type_into("#move-text", "Ni3–h5").await;
-    page.click("#move-form button").await;
+    type_move(&page, "Ni3–h5").await;
     page.idle_after(1, "white's move").await;
-    page.wait_for(
-        "document.querySelectorAll('#clocks .clock')[1].classList.contains('running')",
-        "black's clock running",
-    )
-    .await;
+    clock_runs(&page, 1).await;
     // Paused, the clock waits.
     page.click("#pause").await;
     page.wait_for("document.body.dataset.state === 'idle'", "paused")
@@ -941,8 +953,7 @@ async fn clocks_run_and_a_flag_fall_ends_the_game() {
     assert_eq!(clock_ms(&page, 1).await, 0);
     assert_eq!(clock_ms(&page, 0).await, 3000);
     assert_eq!(page.text("#turn").await, "Game over");
-    page.type_into("#move-text", "Nc9–d7").await;
-    page.click("#move-form button").await;
+    type_move(&page, "Nc9–d7").await;
     page.wait_for(
         "document.getElementById('message').textContent === 'the game is over'",
         "the move refused",
@@ -960,18 +971,12 @@ async fn clocks_run_and_a_flag_fall_ends_the_game() {
     // A time per move: every move gives the mover its whole time back.
     page.set_seat(1, "person").await;
     set_clock(&page, "3/move").await;
-    page.type_into("#move-text", "Ni3–h5").await;
-    page.click("#move-form button").await;
+    type_move(&page, "Ni3–h5").await;
     page.idle_after(1, "white's move").await;
-    page.wait_for(
-        "document.querySelectorAll('#clocks .clock')[1].classList.contains('running')",
-        "black's clock running",
-    )
-    .await;
+    clock_runs(&page, 1).await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert!(clock_ms(&page, 1).await < 2_800);
-    page.type_into("#move-text", "Nc9–d7").await;
-    page.click("#move-form button").await;
+    type_move(&page, "Nc9–d7").await;
     page.idle_after(2, "black's move").await;
     assert_eq!(clock_ms(&page, 1).await, 3000);
     page.click("#new-game").await;
@@ -979,8 +984,7 @@ async fn clocks_run_and_a_flag_fall_ends_the_game() {
     // ludus on its clock: it is told the clocks and spends some of its own.
     set_clock(&page, "0.5+0.2").await;
     page.set_seat(1, "clock").await;
-    page.type_into("#move-text", "Ni3–h5").await;
-    page.click("#move-form button").await;
+    type_move(&page, "Ni3–h5").await;
     page.idle_after(2, "ludus's answer on its clock").await;
     // Its line, once it has moved, in the notation chosen (the seed's long form).
     let line = page.text("#thinking").await;
@@ -999,11 +1003,7 @@ async fn clocks_run_and_a_flag_fall_ends_the_game() {
         white <= 30_000 && white > 25_000,
         "white has {white} ms left"
     );
-    page.wait_for(
-        "document.querySelectorAll('#clocks .clock')[0].classList.contains('running')",
-        "white's clock running",
-    )
-    .await;
+    clock_runs(&page, 0).await;
     page.screenshot("senamukha-clocks").await;
     page.close().await;
 }
