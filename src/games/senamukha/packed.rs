@@ -80,30 +80,9 @@ pub fn unpack(bytes: &[u8]) -> Result<Position, PositionError> {
         });
     }
     let size = super::board::SIZE;
-    let ranks: Vec<String> = (0..size)
-        .rev()
-        .map(|rank| {
-            let mut text = String::new();
-            let mut empty = 0;
-            for file in 0..size {
-                match board[rank * size + file] {
-                    None => empty += 1,
-                    Some(letter) => {
-                        if empty > 0 {
-                            text.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        text.push(letter);
-                    }
-                }
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            text
-        })
-        .collect();
-    super::fen::parse(&format!("{} {side}", ranks.join("/")))
+    let ranks =
+        crate::square_board::write_board(size, size, |file, rank| board[rank * size + file]);
+    super::fen::parse(&format!("{ranks} {side}"))
 }
 
 #[cfg(test)]
