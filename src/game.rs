@@ -284,6 +284,12 @@ pub enum OptionError {
         value: String,
         takes: String,
     },
+    /// The value names something that cannot be used (a folder of files): `why`.
+    Unusable {
+        name: String,
+        value: String,
+        why: String,
+    },
 }
 
 impl OptionError {
@@ -293,6 +299,15 @@ impl OptionError {
             name: name.to_string(),
             value: value.to_string(),
             takes: takes.into(),
+        }
+    }
+
+    /// `value` of `name` names something that cannot be used, for the reason `why`.
+    pub fn unusable(name: &str, value: &str, why: impl fmt::Display) -> Self {
+        OptionError::Unusable {
+            name: name.to_string(),
+            value: value.to_string(),
+            why: why.to_string(),
         }
     }
 
@@ -329,6 +344,9 @@ impl fmt::Display for OptionError {
             }
             OptionError::BadValue { name, value, takes } => {
                 write!(f, "{name} takes {takes}, not {:?}", quoted(value))
+            }
+            OptionError::Unusable { name, value, why } => {
+                write!(f, "{name} {:?} cannot be used: {why}", quoted(value))
             }
         }
     }

@@ -162,9 +162,13 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = ludus::engine::parse_hash)]
         hash: usize,
         /// An engine option, as name=value (repeatable): Mentula's Algorithm
-        /// (brs, paranoid, mcts), Mangala II's Endgame Counters.
+        /// (brs, paranoid, mcts), Mangala II's Endgame Counters and EndgamePath.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
+        /// Mangala II endgame tables from this folder (`ludus endgame --write` makes
+        /// them), as the EndgamePath option.
+        #[arg(long, value_name = "DIR")]
+        endgame_path: Option<std::path::PathBuf>,
         /// Report this many best lines (1 to 64), as the MultiPV option.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
         multipv: u32,
@@ -207,11 +211,16 @@ enum Command {
         threads: u64,
     },
     /// Builds the Mangala II endgame tables and prints, per counters on the board, the
-    /// positions, how many have an exact value, the sweeps and the time taken.
+    /// positions, how many have an exact value, the sweeps and the time taken; or
+    /// checks table files (--verify).
     Endgame {
         /// Build the tables for positions with up to this many counters on the board.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24))]
-        counters: u32,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24), required_unless_present = "verify")]
+        counters: Option<u32>,
+        /// Check every position of the table files in this folder against its moves
+        /// (the minimax equations and progress), instead of building.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["counters", "write"])]
+        verify: Option<std::path::PathBuf>,
         /// For the rule option skip-origin=on.
         #[arg(long)]
         skip_origin: bool,
@@ -296,6 +305,10 @@ enum Command {
         /// Counters; the tables are shared by all sessions).
         #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
         table_limit: u32,
+        /// Mangala II endgame tables from this folder (made by `ludus endgame --write`),
+        /// for every session: the EndgamePath option, which sessions may not change.
+        #[arg(long, value_name = "DIR")]
+        endgame_path: Option<std::path::PathBuf>,
     },
     /// Tunes the evaluation's weights to game results (Texel's method): `generate`
     /// plays self-play games and prints their quiet positions with results, `fit` fits
@@ -371,11 +384,20 @@ fn main() -> ExitCode {
     }
     if let Command::Endgame {
         counters,
+        verify,
         skip_origin,
         write,
     } = command
     {
-        return match games::endgame_report(counters as usize, skip_origin, write.as_deref()) {
+        let report = match (verify, counters) {
+            (Some(dir), _) => games::endgame_verify(&dir, skip_origin).map_err(|e| e.to_string()),
+            (None, Some(counters)) => {
+                games::endgame_report(counters as usize, skip_origin, write.as_deref())
+                    .map_err(|e| e.to_string())
+            }
+            (None, None) => Err("--counters or --verify is needed".to_string()),
+        };
+        return match report {
             Ok(report) => {
                 print!("{report}");
                 ExitCode::SUCCESS
@@ -429,6 +451,7 @@ fn main() -> ExitCode {
         think_limit,
         hash_limit,
         table_limit,
+        endgame_path,
     } = command
     {
         let options = ludus::web::Options {
@@ -437,6 +460,9 @@ fn main() -> ExitCode {
             work_limit: std::time::Duration::from_secs(think_limit),
             hash_mib: hash_limit,
             table_limit,
+            fixed_paths: endgame_path
+                .map(|dir| vec![("EndgamePath".to_string(), dir.display().to_string())])
+                .unwrap_or_default(),
         };
         let ready = |address: std::net::SocketAddr| {
             println!("ludus serves the board at http://{address}/");
@@ -541,6 +567,7 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
             mate,
             hash,
             options,
+            endgame_path,
             multipv,
             searchmoves,
         } => {
@@ -565,7 +592,8 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
             engine
                 .set_option("MultiPV", &multipv.to_string())
                 .map_err(|e| e.to_string())?;
-            for option in &options {
+            let endgame_path = endgame_path.map(|dir| format!("EndgamePath={}", dir.display()));
+            for option in endgame_path.iter().chain(&options) {
                 let (name, value) = setting(option, "an engine option")?;
                 engine
                     .set_option(&name, &value)
@@ -607,6 +635,7 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
             for event in events {
                 match event {
                     Event::Info(info) => println!("{info}"),
+                    Event::Note(note) => println!("info string {note}"),
                     Event::CurrentMove { .. } => {}
                     Event::Done(done) => {
                         if let Some(verdict) = done.mate_verdict {

@@ -5,11 +5,7 @@
 
 use ludus::game::{Game, splitmix64};
 use ludus::games::mangala::{self, Position};
-use ludus::search::{Limits, PROVEN_WIN, Score, Searchable};
-
-/// The endgame tables are shared by the process, one size at a time: the tests that
-/// ask for different sizes take turns.
-static TABLES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+use ludus::search::{Limits, OptionValue, PROVEN_WIN, Score, Searchable};
 
 /// What the brute force proves about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,9 +128,13 @@ fn compare_with_brute_force(
     wanted: usize,
     seed: u64,
 ) -> usize {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
     let mut engine = Position::engine(1);
-    Position::set_engine_option(&mut engine, "Endgame Counters", endgame_counters).unwrap();
+    Position::set_engine_option(
+        &mut engine,
+        "Endgame Counters",
+        &OptionValue::Number(endgame_counters),
+    )
+    .unwrap();
     let mut seed = seed;
     let mut compared = 0;
     let mut tries = 0;
@@ -198,7 +198,12 @@ fn the_search_finds_the_exact_value_where_passes_occur_with_tables() {
 fn search(fen: &str, endgame_counters: u32, d: u32) -> (Score, String) {
     let mut position = Position::from_fen(fen).unwrap();
     let mut engine = Position::engine(16);
-    Position::set_engine_option(&mut engine, "Endgame Counters", endgame_counters).unwrap();
+    Position::set_engine_option(
+        &mut engine,
+        "Endgame Counters",
+        &OptionValue::Number(endgame_counters),
+    )
+    .unwrap();
     Position::wait_until_ready(&mut engine, &position);
     let result = Position::think(&mut engine, &mut position, &depth(d), &mut |_| {});
     let mv = position.format_move(result.best_move.unwrap(), mangala::Notation::Letter);
@@ -207,7 +212,6 @@ fn search(fen: &str, endgame_counters: u32, d: u32) -> (Score, String) {
 
 #[test]
 fn the_positions_of_issue_18_get_their_exact_values() {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
     // Values from an independent retrograde solver (issue 18); default tables (14).
     for (fen, d, exact) in [
         ("1,0,0,0,0,0/2,2,1,3,5,2 N 36 20", 4, 0),
@@ -232,4 +236,41 @@ fn the_positions_of_issue_18_get_their_exact_values() {
         search("1,0,2,0,0,1/0,0,0,0,0,2 S 20 46", 0, 12).0,
         proven_score(-20)
     );
+}
+
+/// The table files of up to 10 counters, read through `EndgamePath`, against the brute
+/// force: on random positions whose value it proves, the engine's score from the files
+/// (the root is covered, so it is the files' value) is that value.
+#[test]
+fn the_table_files_agree_with_the_brute_force() {
+    let dir = std::env::temp_dir().join(format!("ludus-exact-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    mangala::endgame::build_into(&dir, 10, false, 2, &mut std::io::sink()).unwrap();
+    let mut engine = Position::engine(1);
+    let path = OptionValue::Path(Some(dir.clone()));
+    Position::set_engine_option(&mut engine, "EndgamePath", &path).unwrap();
+    let mut seed = 2026;
+    let mut compared = 0;
+    while compared < 300 {
+        let Some(mut position) = random_position(&mut seed, 10) else {
+            continue;
+        };
+        let on_board: u32 = position.pits().iter().map(|&c| c as u32).sum();
+        if on_board % 2 == 1 {
+            continue;
+        }
+        let exact = brute_force(&mut position, 10, &mut 0);
+        if exact.lower != exact.upper {
+            continue;
+        }
+        let result = Position::think(&mut engine, &mut position, &depth(1), &mut |_| {});
+        assert_eq!(
+            result.info.scores,
+            vec![proven_score(exact.lower)],
+            "{}",
+            position.fen()
+        );
+        compared += 1;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

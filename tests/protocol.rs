@@ -615,3 +615,55 @@ fn genmove_and_counts_are_answered_before_what_follows_them() {
         "{lines:?}"
     );
 }
+
+/// `EndgamePath` names a folder of table files: a folder without them is refused with
+/// what is missing and changes nothing; a folder with them is used, and the search says
+/// so (`info string`).
+#[test]
+fn endgame_path_takes_a_folder_of_table_files() {
+    let dir = common::table_files("protocol-tables", 6);
+    let mut d = Daemon::start();
+    d.ask_one("game mangala");
+    assert!(
+        d.ask("list_options")
+            .iter()
+            .any(|l| l == "option name EndgamePath type string default <empty>")
+    );
+    let empty = std::env::temp_dir();
+    assert_eq!(
+        d.ask_one(&format!(
+            "setoption name EndgamePath value {}",
+            empty.display()
+        )),
+        format!(
+            "? EndgamePath {:?} cannot be used: there are no endgame table files there: {} is missing (ludus endgame --write makes them)",
+            empty.display().to_string(),
+            empty.join("mangala-02.ltb").display()
+        )
+    );
+    assert_eq!(
+        d.ask_one(&format!(
+            "setoption name EndgamePath value {}",
+            dir.display()
+        )),
+        "="
+    );
+    // Six counters on the board: the root is covered, played from the files.
+    d.ask_one("position fen 0,0,2,0,1,0/1,0,0,2,0,0 S 30 36");
+    assert_eq!(d.ask_one("go depth 4"), "=");
+    let canonical = std::fs::canonicalize(&dir).unwrap();
+    assert_eq!(
+        d.line(),
+        format!(
+            "info string endgame tables: 2 to 6 counters from {}",
+            canonical.display()
+        )
+    );
+    let info = d.line();
+    assert!(info.contains(" nodes 1 "), "{info}");
+    assert!(d.line().starts_with("bestmove "));
+    // Emptied, the engine goes back to the tables it builds.
+    assert_eq!(d.ask_one("setoption name EndgamePath value <empty>"), "=");
+    let _ = std::fs::remove_dir_all(&dir);
+    d.close();
+}

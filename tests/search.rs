@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use ludus::game::Game;
 use ludus::games::{mangala, mentula, senamukha};
-use ludus::search::{Limits, Score, Searchable};
+use ludus::search::{Limits, OptionValue, Score, Searchable};
 
 fn depth(d: u32) -> Limits {
     Limits {
@@ -170,7 +170,8 @@ fn mangala_endgames_are_searched_to_the_end() {
     // E captures and leads to a proven win (Mangala II scores are final margins).
     let mut position = mangala::Position::from_fen("0,0,0,0,2,1/1,3,0,0,0,0 S 33 32").unwrap();
     let mut engine = mangala::Position::engine(16);
-    mangala::Position::set_engine_option(&mut engine, "Endgame Counters", 0).unwrap();
+    mangala::Position::set_engine_option(&mut engine, "Endgame Counters", &OptionValue::Number(0))
+        .unwrap();
     let result = mangala::Position::think(&mut engine, &mut position, &depth(30), &mut |_| {});
     let scores = result.info.scores;
     assert!(
@@ -192,7 +193,8 @@ fn proven_margin(table: &mangala::endgame::Table, position: &mangala::Position) 
 fn mangala_endgames_are_played_from_the_table_keeping_their_value() {
     let table = mangala::endgame::Table::build(10, false, 2).unwrap();
     let mut engine = mangala::Position::engine(16);
-    mangala::Position::set_engine_option(&mut engine, "Endgame Counters", 10).unwrap();
+    mangala::Position::set_engine_option(&mut engine, "Endgame Counters", &OptionValue::Number(10))
+        .unwrap();
     let mut seed = 99u64;
     let mut played = 0;
     while played < 40 {

@@ -457,3 +457,34 @@ fn a_session_may_not_ask_for_tables_beyond_the_limit() {
         "{options}"
     );
 }
+
+/// A session may not name files on the server: `EndgamePath` is the server's
+/// (`--endgame-path`), and a session that tries to set it is refused.
+#[test]
+fn the_endgame_path_is_the_servers() {
+    let dir = common::table_files("serve-tables", 4);
+    let server = Server::start(&["--endgame-path", dir.to_str().unwrap()]);
+    let mut session = server.connect(None).unwrap();
+    assert_eq!(session.request(1, "game mangala"), "=1\n\n");
+    assert_eq!(
+        session.request(2, "setoption name EndgamePath value /etc"),
+        "?2 \"EndgamePath\" names files on the server, which only the server sets in this session\n\n"
+    );
+    assert_eq!(
+        session.request(3, "position fen 0,0,2,0,0,0/1,0,0,1,0,0 S 30 38"),
+        "=3\n\n"
+    );
+    session.send("4 go depth 3");
+    let told = session.receive();
+    assert!(told.starts_with("=4"), "{told}");
+    let canonical = std::fs::canonicalize(&dir).unwrap();
+    let note = session.receive();
+    assert_eq!(
+        note,
+        format!(
+            "info string endgame tables: 2 to 4 counters from {}\n",
+            canonical.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -32,6 +32,9 @@ pub enum EngineError {
         limit: String,
         value: String,
     },
+    /// An option naming files on the machine that serves the session, which only the
+    /// server sets.
+    ServerFiles { name: String },
     /// No game of that name is served here.
     UnknownGame {
         name: String,
@@ -60,6 +63,11 @@ impl fmt::Display for EngineError {
                 f,
                 "{name} is at most {limit} in this session, not {}",
                 quoted(value)
+            ),
+            EngineError::ServerFiles { name } => write!(
+                f,
+                "{} names files on the server, which only the server sets in this session",
+                quote(name)
             ),
             EngineError::UnknownGame { name, served } => {
                 write!(f, "unknown game {} ({})", quote(name), served.join(", "))

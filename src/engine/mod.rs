@@ -50,7 +50,9 @@ pub use work::{WorkKind, mate_verdict};
 
 use crate::game::{Descriptor, Outcome};
 use crate::games;
-use crate::search::{Clock, Info, Limits, Pondering, RootMoves};
+use crate::search::{
+    Clock, EngineOptionKind, Info, Limits, Notes, OptionValue, Pondering, RootMoves,
+};
 use work::Worker;
 
 /// What one session may take of the machine: for sessions that a program serves to
@@ -70,6 +72,10 @@ pub struct Bounds {
     /// Set when the client has gone (a closed WebSocket): the running work is stopped,
     /// the requests still waiting are dropped unanswered and the session ends.
     pub hang_up: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// The options that name files on this machine (`EndgamePath`): `None`, the
+    /// session sets them; `Some`, a session served to others, which may not: they
+    /// take the values given here (by name), the server's.
+    pub fixed_paths: Option<Vec<(String, String)>>,
 }
 
 impl Default for Bounds {
@@ -80,6 +86,7 @@ impl Default for Bounds {
             threads: crate::search::MAX_THREADS,
             table_limit: None,
             hang_up: None,
+            fixed_paths: None,
         }
     }
 }
@@ -106,6 +113,9 @@ pub enum Event {
         mv: String,
         number: usize,
     },
+    /// What the search uses beside its own tree (the endgame tables), when that
+    /// changed: the front ends print it as `info string` or their equivalent.
+    Note(String),
     Done(Done),
 }
 
@@ -193,6 +203,12 @@ impl Engine {
             abandoned: Arc::new(AtomicBool::new(false)),
         };
         engine.within_table_limit();
+        for (name, value) in engine.bounds.fixed_paths.clone().unwrap_or_default() {
+            if let Err(e) = engine.set_game_option(&name, &value) {
+                log::warn!("{name}: {e}");
+            }
+            engine.settings.game.push((name, value));
+        }
         engine
     }
 
@@ -361,6 +377,11 @@ impl Engine {
             self.settings.ponder = options::parse_check("Ponder", value)?;
             return Ok(());
         }
+        if self.bounds.fixed_paths.is_some() && self.names_files(name) {
+            return Err(EngineError::ServerFiles {
+                name: name.to_string(),
+            });
+        }
         let known = |table: &dyn Table| {
             table.engine_options().iter().any(|o| is(o.name))
                 || table.rule_options().iter().any(|o| is(o.name))
@@ -390,6 +411,17 @@ impl Engine {
             .game
             .push((name.to_string(), value.to_string()));
         Ok(())
+    }
+
+    /// Whether `name` is a served game's option that names files.
+    fn names_files(&self, name: &str) -> bool {
+        self.served.iter().any(|game| {
+            let table = table::new_table(game, 1).expect("a game served");
+            table
+                .engine_options()
+                .iter()
+                .any(|o| o.kind == EngineOptionKind::Path && options::names(o.name, name))
+        })
     }
 
     fn set_game_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
@@ -469,6 +501,7 @@ impl Engine {
             searchmoves,
             ponder: request.ponder.then(|| Arc::new(Pondering::new())),
             root_moves: None,
+            notes: None,
             stop: None,
         })
     }
@@ -506,6 +539,11 @@ impl Engine {
                 mv: mv.to_string(),
                 number,
             });
+        })));
+        let note_events = events.clone();
+        limits.notes = Some(Notes(Arc::new(move |text: &str| {
+            let mut events = note_events.lock().unwrap_or_else(|e| e.into_inner());
+            (*events)(Event::Note(text.to_string()));
         })));
         self.pondering = limits.ponder.clone();
         let abandoned = Arc::new(AtomicBool::new(false));
@@ -584,7 +622,7 @@ fn lower_to(table: &mut dyn Table, limit: Option<u32>) {
         return;
     };
     for option in table.engine_options() {
-        if option.builds_tables && option.default > limit {
+        if option.builds_tables && option.default_number() > limit {
             let lowered = table.set_engine_option(option.name, &limit.to_string());
             debug_assert!(lowered.is_ok(), "{lowered:?}");
         }
@@ -606,7 +644,9 @@ fn set_on(
     {
         if let Some(limit) = limit
             && option.builds_tables
-            && option.parse(value).is_ok_and(|v| v > limit)
+            && option
+                .parse(value)
+                .is_ok_and(|v| matches!(v, OptionValue::Number(n) if n > limit))
         {
             return Err(EngineError::AboveSessionLimit {
                 name: option.name,

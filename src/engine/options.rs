@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::error::EngineError;
 use crate::game::{OptionError, RuleOption};
-use crate::search::EngineOption;
+use crate::search::{EngineOption, EngineOptionKind};
 
 /// Transposition table size at start, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
@@ -56,6 +56,10 @@ impl OptionSpec {
             ),
             OptionKind::Check { default } => {
                 format!("option name {name} type check default {default}")
+            }
+            // UCI has no way to write an empty default but this word.
+            OptionKind::Text { default: "" } => {
+                format!("option name {name} type string default <empty>")
             }
             OptionKind::Text { default } => {
                 format!("option name {name} type string default {default}")
@@ -109,21 +113,23 @@ pub fn common(hash_mib: usize, threads: usize) -> Vec<OptionSpec> {
 
 /// A game's engine option, its values up to `limit` where it builds tables.
 pub fn engine(option: &EngineOption, limit: Option<u32>) -> OptionSpec {
-    let max = match limit {
-        Some(limit) if option.builds_tables => option.max.min(limit),
-        _ => option.max,
-    };
-    let kind = if option.values.is_empty() {
-        OptionKind::Spin {
-            default: u64::from(option.default.min(max)),
-            min: u64::from(option.min),
-            max: u64::from(max),
+    let kind = match option.kind {
+        EngineOptionKind::Number { default, min, max } => {
+            let max = match limit {
+                Some(limit) if option.builds_tables => max.min(limit),
+                _ => max,
+            };
+            OptionKind::Spin {
+                default: u64::from(default.min(max)),
+                min: u64::from(min),
+                max: u64::from(max),
+            }
         }
-    } else {
-        OptionKind::Combo {
-            default: option.values[option.default as usize],
-            values: option.values,
-        }
+        EngineOptionKind::Choice { default, values } => OptionKind::Combo {
+            default: values[default],
+            values,
+        },
+        EngineOptionKind::Path => OptionKind::Text { default: "" },
     };
     OptionSpec {
         name: option.name,

@@ -10,7 +10,7 @@ use crate::game::{
 };
 use crate::games::{self, Play};
 use crate::record::{self, RecordError};
-use crate::search::{EngineOption, Info, Limits, MemoryError, Searchable};
+use crate::search::{EngineOption, Info, Limits, MemoryError, OptionValue, Searchable};
 
 /// Why the table refused a command; the game stays as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,7 +189,7 @@ pub struct TableOf<G: Searchable> {
     hash_mib: usize,
     threads: usize,
     /// Engine options set, applied again whenever the engine is made anew.
-    engine_settings: Vec<(&'static str, u32)>,
+    engine_settings: Vec<(&'static str, OptionValue)>,
 }
 
 impl<G: Searchable> TableOf<G> {
@@ -210,7 +210,7 @@ impl<G: Searchable> TableOf<G> {
     fn new_engine(&mut self) {
         self.engine = G::engine(self.hash_mib);
         G::set_threads(&mut self.engine, self.threads);
-        for &(name, value) in &self.engine_settings {
+        for (name, value) in &self.engine_settings {
             // Accepted once, so accepted again.
             let _ = G::set_engine_option(&mut self.engine, name, value);
         }
@@ -460,10 +460,10 @@ where
                 game: G::NAME,
                 name: name.to_string(),
             })?;
-        let number = option.parse(value)?;
-        G::set_engine_option(&mut self.engine, option.name, number)?;
+        let value = option.parse(value)?;
+        G::set_engine_option(&mut self.engine, option.name, &value)?;
         self.engine_settings.retain(|(n, _)| *n != option.name);
-        self.engine_settings.push((option.name, number));
+        self.engine_settings.push((option.name, value));
         Ok(())
     }
 

@@ -71,6 +71,15 @@ pub fn endgame_report(
     mangala::endgame::report(counters, skip_origin, write)
 }
 
+/// `ludus endgame --verify`: checks the endgame table files in `dir` position by
+/// position, and reports on them.
+pub fn endgame_verify(
+    dir: &std::path::Path,
+    skip_origin: bool,
+) -> Result<String, mangala::endgame::VerifyError> {
+    mangala::endgame::verify_report(dir, skip_origin)
+}
+
 /// `ludus datagen`: self-play training data of the game that has a packed position
 /// form (Sena-Mukha), see [`crate::search::datagen`].
 pub fn datagen(

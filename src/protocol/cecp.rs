@@ -391,6 +391,12 @@ impl Session {
                     out.line(&thinking_line(&info));
                 }
             }
+            // XBoard shows a line that starts with `#` as a comment in its debug log.
+            Event::Note(note) => {
+                if post {
+                    out.line(&format!("# {note}"));
+                }
+            }
             // XBoard asks for the current move with `.`.
             Event::CurrentMove { depth, mv, number } => {
                 if let Ok(mut p) = progress.lock()

@@ -381,6 +381,7 @@ impl Daemon {
         let name_ponder = self.engine.ponder();
         let events = move |event: Event| match event {
             Event::Info(info) => out.line(&info.to_string()),
+            Event::Note(note) => out.line(&format!("info string {note}")),
             Event::CurrentMove { depth, mv, number } => {
                 out.line(&super::current_move_line(depth, &mv, number))
             }

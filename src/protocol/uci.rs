@@ -277,6 +277,7 @@ impl Session {
         let out = self.out.clone();
         let events = move |event: Event| match event {
             Event::Info(info) => out.line(&in_moves(&info).to_string()),
+            Event::Note(note) => out.line(&format!("info string {note}")),
             Event::CurrentMove { depth, mv, number } => {
                 out.line(&super::current_move_line(depth, &mv, number))
             }

@@ -48,6 +48,19 @@ pub struct Limits {
     /// Told which root move the search is on, as GUIs show it (`currmove`): see
     /// [`RootMoves`].
     pub root_moves: Option<RootMoves>,
+    /// Told what the user should know about the search beside its lines (the endgame
+    /// tables it uses): the front ends print it as `info string`.
+    pub notes: Option<Notes>,
+}
+
+/// Where a search tells what it uses beside its own tree (see [`Limits::notes`]).
+#[derive(Clone)]
+pub struct Notes(pub Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for Notes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Notes")
+    }
 }
 
 /// Where a search tells which root move it is on: after the first second, at most
@@ -116,6 +129,19 @@ impl Default for Pondering {
 }
 
 impl Limits {
+    /// Whether the search's answer may depend only on the position and the options, not
+    /// on timing: it is bounded by depth, nodes or a mate's length alone.
+    pub fn repeatable(&self) -> bool {
+        !self.endless() && self.clock.is_none() && self.movetime.is_none() && self.ponder.is_none()
+    }
+
+    /// Tells `text` where [`Limits::notes`] says.
+    pub fn note(&self, text: &str) {
+        if let Some(Notes(tell)) = &self.notes {
+            tell(text);
+        }
+    }
+
     /// Whether only a stop ends a search with these limits: it is infinite, or nothing
     /// bounds it (it would run to [`MAX_DEPTH`]).
     pub fn endless(&self) -> bool {

@@ -28,7 +28,7 @@ pub(crate) mod two_player;
 
 pub use two_player::MAX_THREADS;
 
-pub use limits::{Budget, Clock, Limits, MAX_DEPTH, Pondering, RootMoves};
+pub use limits::{Budget, Clock, Limits, MAX_DEPTH, Notes, Pondering, RootMoves};
 pub use tt::MemoryError;
 
 use crate::game::OptionError;
@@ -180,68 +180,71 @@ pub struct SearchResult<M> {
     pub info: Info,
 }
 
-/// An option of one game's engine (beside Hash and Move Overhead, which all engines
-/// have): a number from `min` to `max`, or, when `values` are given, one of them (the
-/// number is then its index).
+/// An option of one game's engine (beside those every engine has: Hash, Threads, ...).
 #[derive(Clone, Copy, Debug)]
 pub struct EngineOption {
     pub name: &'static str,
-    pub default: u32,
-    pub min: u32,
-    pub max: u32,
-    pub values: &'static [&'static str],
+    pub kind: EngineOptionKind,
     /// Whether the value sizes tables built in memory, whose time and memory grow
     /// steeply with it (Mangala II's Endgame Counters): a session served to others
     /// may set it only up to the server's table limit.
     pub builds_tables: bool,
 }
 
-impl EngineOption {
-    /// The `option name ...` line that lists it (UCI style).
-    pub fn listing(&self) -> String {
-        self.listing_up_to(self.max)
-    }
+/// What values an engine option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineOptionKind {
+    /// A number from `min` to `max`.
+    Number { default: u32, min: u32, max: u32 },
+    /// One of `values`, by name; the engine is given its index.
+    Choice {
+        default: usize,
+        values: &'static [&'static str],
+    },
+    /// A path to files the engine reads (empty, the default: none).
+    Path,
+}
 
-    /// The listing with the largest value `max` at most (a bounded session's).
-    pub fn listing_up_to(&self, max: u32) -> String {
-        if self.values.is_empty() {
-            format!(
-                "option name {} type spin default {} min {} max {}",
-                self.name,
-                self.default.min(max),
-                self.min,
-                self.max.min(max)
-            )
-        } else {
-            format!(
-                "option name {} type combo default {} var {}",
-                self.name,
-                self.values[self.default as usize],
-                self.values.join(" var ")
-            )
+/// An engine option's value, as the engine is given it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A number, or a choice's index.
+    Number(u32),
+    /// A path; `None` for the empty value.
+    Path(Option<std::path::PathBuf>),
+}
+
+impl EngineOption {
+    /// The number a number option starts at (a choice: its index; a path: 0).
+    pub fn default_number(&self) -> u32 {
+        match self.kind {
+            EngineOptionKind::Number { default, .. } => default,
+            EngineOptionKind::Choice { default, .. } => default as u32,
+            EngineOptionKind::Path => 0,
         }
     }
 
-    /// Reads a value: a number in range, or one of the values by name.
-    pub fn parse(&self, value: &str) -> Result<u32, OptionError> {
-        if self.values.is_empty() {
-            value
+    /// Reads a value: a number in range, one of the values by name, or a path (empty,
+    /// or `<empty>` as GUIs send it, for none).
+    pub fn parse(&self, value: &str) -> Result<OptionValue, OptionError> {
+        match self.kind {
+            EngineOptionKind::Number { min, max, .. } => value
+                .trim()
                 .parse::<u32>()
                 .ok()
-                .filter(|v| (self.min..=self.max).contains(v))
-                .ok_or_else(|| {
-                    OptionError::bad_value(
-                        self.name,
-                        value,
-                        format!("{} to {}", self.min, self.max),
-                    )
-                })
-        } else {
-            self.values
+                .filter(|v| (min..=max).contains(v))
+                .map(OptionValue::Number)
+                .ok_or_else(|| OptionError::bad_value(self.name, value, format!("{min} to {max}"))),
+            EngineOptionKind::Choice { values, .. } => values
                 .iter()
                 .position(|v| v.eq_ignore_ascii_case(value.trim()))
-                .map(|i| i as u32)
-                .ok_or_else(|| OptionError::bad_value(self.name, value, self.values.join(", ")))
+                .map(|i| OptionValue::Number(i as u32))
+                .ok_or_else(|| OptionError::bad_value(self.name, value, values.join(", "))),
+            EngineOptionKind::Path => {
+                let path = value.trim();
+                let none = path.is_empty() || path == "<empty>";
+                Ok(OptionValue::Path((!none).then(|| path.into())))
+            }
         }
     }
 }
@@ -263,7 +266,7 @@ pub trait Searchable: crate::game::Game {
     fn set_engine_option(
         _engine: &mut Self::Engine,
         name: &str,
-        _value: u32,
+        _value: &OptionValue,
     ) -> Result<(), OptionError> {
         Err(OptionError::UnknownEngine {
             game: Self::NAME,

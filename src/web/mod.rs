@@ -31,8 +31,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
-use crate::engine::Bounds;
+use crate::engine::{Bounds, Engine, EngineError, OptionScope};
 use crate::protocol;
+use std::sync::Mutex;
 
 /// The page and what it loads, all in the binary (the page needs no network).
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -60,6 +61,9 @@ pub struct Options {
     /// The largest value of an engine option that builds tables (Mangala II's
     /// `Endgame Counters`).
     pub table_limit: u32,
+    /// The options naming files on this machine, by name, that every session gets and
+    /// none may change (`--endgame-path`: `EndgamePath`).
+    pub fixed_paths: Vec<(String, String)>,
 }
 
 impl Default for Options {
@@ -70,6 +74,7 @@ impl Default for Options {
             work_limit: Duration::from_secs(60),
             hash_mib: 256,
             table_limit: 14,
+            fixed_paths: Vec::new(),
         }
     }
 }
@@ -79,6 +84,9 @@ struct Server {
     /// Where the server listens (the port chosen when 0 was asked for).
     address: SocketAddr,
     sessions: Arc<Semaphore>,
+    /// An engine with the fixed paths set, which keeps their files open between
+    /// sessions (the engines of a process share them while one holds them).
+    _keeps_files_open: Option<Mutex<Engine>>,
 }
 
 /// Why the server could not start.
@@ -90,6 +98,8 @@ pub enum ServeError {
         error: std::io::Error,
     },
     Address(std::io::Error),
+    /// A fixed path's option refused its value.
+    Path(EngineError),
 }
 
 impl std::fmt::Display for ServeError {
@@ -100,6 +110,7 @@ impl std::fmt::Display for ServeError {
                 write!(f, "cannot listen on {address}: {error}")
             }
             ServeError::Address(e) => write!(f, "cannot read the address listened on: {e}"),
+            ServeError::Path(e) => e.fmt(f),
         }
     }
 }
@@ -108,6 +119,16 @@ impl std::error::Error for ServeError {}
 
 /// Serves until the process is ended; `ready` is told the address once it listens.
 pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let keeps_files_open = if options.fixed_paths.is_empty() {
+        None
+    } else {
+        let served = crate::engine::games_served(|_| true);
+        let mut engine = Engine::new(served, OptionScope::ServedGames, Bounds::default());
+        for (name, value) in &options.fixed_paths {
+            engine.set_option(name, value).map_err(ServeError::Path)?;
+        }
+        Some(Mutex::new(engine))
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -131,6 +152,7 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
             sessions: Arc::new(Semaphore::new(options.sessions)),
             options,
             address,
+            _keeps_files_open: keeps_files_open,
         });
         ready(address);
         let app = Router::new()
@@ -350,6 +372,7 @@ async fn socket(
         threads: 1,
         table_limit: Some(server.options.table_limit),
         hang_up: None,
+        fixed_paths: Some(server.options.fixed_paths.clone()),
     };
     // The socket reads a little more than a message may hold, so that the session can
     // tell a too-big message from a broken socket and close with the code that says so.

@@ -13,6 +13,21 @@ use assert_cmd::cargo::CommandCargoExt;
 /// The longest a test waits for one line.
 pub const LINE_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// A fresh folder of Mangala II endgame table files of up to `counters` counters, made
+/// by `ludus endgame --write` (named for the test, `name`, and the process).
+pub fn table_files(name: &str, counters: u32) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let made = Command::cargo_bin("ludus")
+        .unwrap()
+        .args(["endgame", "--counters", &counters.to_string(), "--write"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    dir
+}
+
 pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,

@@ -1,22 +1,28 @@
 //! The Mangala II engine: alpha-beta with the endgame tables.
 //!
-//! The tables are shared by the process and built in the background when a search
-//! first nears the endgame (option `Endgame Counters`, the most counters on the board
-//! they cover; the build starts at twice that many). Until they are ready the search
-//! runs without them. With the tables, a root
-//! position they cover is played from them at once (perfect play, see `endgame`), and
-//! inside the search every covered position is a leaf with its proven value.
+//! The tables come from files (option `EndgamePath`, a folder `ludus endgame --write`
+//! filled: mapped into memory, shared by every engine of the process) or, without it,
+//! are built in memory once per process on a thread of their own when a search first
+//! nears the endgame (option `Endgame Counters`, the most counters on the board they
+//! cover; the build starts at twice that many). A search bounded by the clock runs
+//! without the built tables until they are ready; one bounded only by depth or nodes
+//! uses them only once they were waited for (`ludus search`, `ludus bench`), so that its
+//! answer never depends on timing. With the tables, a root position they cover is
+//! played from them at once (perfect play, see `endgame`), and inside the search every
+//! covered position is a leaf with its proven value. A search tells which tables it
+//! uses, when that changed (`info string endgame tables: ...`).
 
 use std::sync::Arc;
 
-use super::endgame::{self, Table};
+use super::endgame::{self, Building, Table, TableFiles};
 use super::eval::{margin_bounds, proven_value};
 use super::position::{Move, PITS, Position};
 use crate::game::{Game, OptionError};
 use crate::search::Budget;
 use crate::search::two_player::Searcher;
 use crate::search::{
-    EngineOption, Info, Limits, MemoryError, Score, SearchResult, Searchable, Value,
+    EngineOption, EngineOptionKind, Info, Limits, MemoryError, OptionValue, Score, SearchResult,
+    Searchable, Value,
 };
 
 /// Covered positions are not trusted this close to the ply limit, which the tables
@@ -27,29 +33,93 @@ const TABLE_LINE_PLIES: usize = 64;
 
 pub const ENDGAME_COUNTERS: EngineOption = EngineOption {
     name: "Endgame Counters",
-    default: 14,
-    min: 0,
-    max: 24,
-    values: &[],
+    kind: EngineOptionKind::Number {
+        default: 14,
+        min: 0,
+        max: endgame::MAX_COUNTERS as u32,
+    },
     builds_tables: true,
+};
+
+pub const ENDGAME_PATH: EngineOption = EngineOption {
+    name: "EndgamePath",
+    kind: EngineOptionKind::Path,
+    builds_tables: false,
 };
 
 pub struct Engine {
     searcher: Searcher<Move>,
     endgame_counters: usize,
+    /// The tables built in memory, once asked for.
+    built: Option<Arc<Building>>,
+    /// Whether they were waited for: a repeatable search then uses them.
+    waited: bool,
+    /// The tables from files, when `EndgamePath` names a folder.
+    files: Option<Arc<TableFiles>>,
+    /// What the last search was told of its tables, told again only when it changes.
+    told: Option<String>,
 }
 
-/// The table usable for `position`, if it is built. Its build is asked for only once
-/// the game nears the endgame (at most twice the covered counters on the board), so
-/// that an engine in a match does not spend a core on it in games that never get there;
-/// `wait` asks for it at once and waits.
-fn usable_table(engine: &Engine, position: &Position, wait: bool) -> Option<Arc<Table>> {
-    let (counters, skip) = (engine.endgame_counters, position.rules().skip_origin);
+/// The tables a search of `position` uses, and what to tell of them. Without files, the
+/// build is asked for only once the game nears the endgame (at most twice the covered
+/// counters on the board), so that an engine in a match does not spend a core on it in
+/// games that never get there; `repeatable`: the search must not depend on whether the
+/// build has ended (see the module's comment).
+fn usable_table(
+    engine: &mut Engine,
+    position: &Position,
+    repeatable: bool,
+) -> (Option<Arc<Table>>, String) {
+    let skip = position.rules().skip_origin;
+    if let Some(files) = &engine.files {
+        let dir = files.dir().display();
+        let mut told = match files.table(skip) {
+            Some(table) => format!(
+                "endgame tables: 2 to {} counters from {dir}",
+                table.max_counters()
+            ),
+            None => format!("endgame tables: none, {dir} has none for this sowing rule"),
+        };
+        for refused in files.refused() {
+            told.push_str(&format!(" (refused: {refused})"));
+        }
+        return (files.table(skip).cloned(), told);
+    }
+    let counters = engine.endgame_counters.min(endgame::MAX_COUNTERS);
+    if counters < 2 {
+        return (
+            None,
+            "endgame tables: none (Endgame Counters 0)".to_string(),
+        );
+    }
+    let wanted = |b: &Arc<Building>| b.is_for(counters, skip);
     let on_board: usize = position.pits().iter().map(|&c| c as usize).sum();
-    if wait || on_board <= 2 * counters {
-        endgame::shared(counters, skip, wait)
-    } else {
-        endgame::built(counters, skip)
+    if !engine.built.as_ref().is_some_and(wanted) && on_board <= 2 * counters {
+        engine.built = Some(endgame::build_in_background(counters, skip, 1));
+        engine.waited = false;
+    }
+    let Some(building) = engine.built.as_ref().filter(|b| wanted(b)) else {
+        let told = format!(
+            "endgame tables: none yet, {counters} counters to be built in memory near the endgame"
+        );
+        return (None, told);
+    };
+    match building.ready() {
+        Some(_) if repeatable && !engine.waited => (
+            None,
+            format!(
+                "endgame tables: not used by a search bounded by depth or nodes alone, as \
+                 they were built in the background ({counters} counters); EndgamePath gives them from files"
+            ),
+        ),
+        Some(table) => (
+            Some(table),
+            format!("endgame tables: 2 to {counters} counters, built in memory"),
+        ),
+        None => (
+            None,
+            format!("endgame tables: {counters} counters being built in memory"),
+        ),
     }
 }
 
@@ -106,12 +176,16 @@ impl Searchable for Position {
         "3,0,5,1,0,2/4,1,0,7,2,1 N 24 22",
     ];
     const BENCH_DEPTH: u32 = 12;
-    const ENGINE_OPTIONS: &'static [EngineOption] = &[ENDGAME_COUNTERS];
+    const ENGINE_OPTIONS: &'static [EngineOption] = &[ENDGAME_COUNTERS, ENDGAME_PATH];
 
     fn engine(hash_mib: usize) -> Engine {
         Engine {
             searcher: Searcher::new(hash_mib),
-            endgame_counters: ENDGAME_COUNTERS.default as usize,
+            endgame_counters: ENDGAME_COUNTERS.default_number() as usize,
+            built: None,
+            waited: false,
+            files: None,
+            told: None,
         }
     }
 
@@ -127,19 +201,41 @@ impl Searchable for Position {
         engine.searcher.set_threads(threads)
     }
 
-    fn set_engine_option(engine: &mut Engine, name: &str, value: u32) -> Result<(), OptionError> {
-        if !name.eq_ignore_ascii_case(ENDGAME_COUNTERS.name) {
-            return Err(OptionError::UnknownEngine {
+    fn set_engine_option(
+        engine: &mut Engine,
+        name: &str,
+        value: &OptionValue,
+    ) -> Result<(), OptionError> {
+        match value {
+            OptionValue::Number(counters) if name.eq_ignore_ascii_case(ENDGAME_COUNTERS.name) => {
+                engine.endgame_counters = (*counters as usize).min(endgame::MAX_COUNTERS);
+                Ok(())
+            }
+            OptionValue::Path(path) if name.eq_ignore_ascii_case(ENDGAME_PATH.name) => {
+                engine.files = match path {
+                    Some(dir) => Some(TableFiles::open(dir).map_err(|e| {
+                        OptionError::unusable(ENDGAME_PATH.name, &dir.display().to_string(), e)
+                    })?),
+                    None => None,
+                };
+                Ok(())
+            }
+            _ => Err(OptionError::UnknownEngine {
                 game: Self::NAME,
                 name: name.to_string(),
-            });
+            }),
         }
-        engine.endgame_counters = value.min(ENDGAME_COUNTERS.max) as usize;
-        Ok(())
     }
 
     fn wait_until_ready(engine: &mut Engine, position: &Position) {
-        usable_table(engine, position, true);
+        let (counters, skip) = (engine.endgame_counters, position.rules().skip_origin);
+        if engine.files.is_some() || counters < 2 {
+            return;
+        }
+        let building = endgame::build_in_background(counters, skip, 2);
+        building.wait();
+        engine.built = Some(building);
+        engine.waited = true;
     }
 
     fn tree_stats(engine: &Self::Engine) -> Option<crate::search::TreeStats> {
@@ -152,7 +248,11 @@ impl Searchable for Position {
         limits: &Limits,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult<Move> {
-        let table = usable_table(engine, position, false);
+        let (table, told) = usable_table(engine, position, limits.repeatable());
+        if engine.told.as_ref() != Some(&told) {
+            limits.note(&told);
+            engine.told = Some(told);
+        }
         // The table gives one best line over every move; more lines, or some moves
         // only, are searched (the table still settling every position it covers).
         let whole_root = limits.multi_pv <= 1 && limits.searchmoves.is_empty();
@@ -197,5 +297,94 @@ impl Searchable for Position {
                     .search_with(position, limits, report, Some(&oracle))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(depth: u32, told: &Arc<std::sync::Mutex<Vec<String>>>) -> Limits {
+        let told = told.clone();
+        Limits {
+            depth: Some(depth),
+            notes: Some(crate::search::Notes(Arc::new(move |text: &str| {
+                told.lock().unwrap().push(text.to_string())
+            }))),
+            ..Limits::default()
+        }
+    }
+
+    fn engine_with(counters: u32) -> Engine {
+        let mut engine = Position::engine(1);
+        let value = OptionValue::Number(counters);
+        Position::set_engine_option(&mut engine, ENDGAME_COUNTERS.name, &value).unwrap();
+        engine
+    }
+
+    /// Two engines of one process asking for different tables both keep theirs: each
+    /// plays its covered root from its table (one node), with the other's built too.
+    #[test]
+    fn engines_with_different_counters_keep_their_own_tables() {
+        let six = Position::from_fen("0,0,2,0,1,0/1,0,0,2,0,0 S 30 36").unwrap();
+        let eight = Position::from_fen("0,0,2,0,1,0/1,2,0,2,0,0 S 30 34").unwrap();
+        let (mut a, mut b) = (engine_with(6), engine_with(8));
+        Position::wait_until_ready(&mut a, &six);
+        Position::wait_until_ready(&mut b, &eight);
+        let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+        for _ in 0..2 {
+            for (engine, position) in [(&mut a, &six), (&mut b, &eight)] {
+                let result = Position::think(
+                    engine,
+                    &mut position.clone(),
+                    &limits(6, &told),
+                    &mut |_| {},
+                );
+                assert_eq!(result.info.nodes, 1, "{}", position.fen());
+            }
+        }
+        // Each engine told once which tables it uses.
+        assert_eq!(
+            *told.lock().unwrap(),
+            [
+                "endgame tables: 2 to 6 counters, built in memory",
+                "endgame tables: 2 to 8 counters, built in memory"
+            ]
+        );
+        // The process holds both builds: asked again, each is there at once.
+        assert!(endgame::build_in_background(6, false, 1).ready().is_some());
+        assert!(endgame::build_in_background(8, false, 1).ready().is_some());
+    }
+
+    /// A search bounded by depth alone gives the same answer whether the background
+    /// build has ended or not: it does not use what it did not wait for.
+    #[test]
+    fn a_depth_search_does_not_depend_on_when_the_build_ends() {
+        let position = Position::from_fen("0,3,2,0,1,0/1,2,0,2,0,1 S 26 34").unwrap();
+        let mut engine = engine_with(12);
+        let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut answers = Vec::new();
+        // 20 runs while the build goes on (the first asks for it), then 5 after it.
+        let mut after = 0;
+        while after < 5 && answers.len() < 2_000 {
+            let result = Position::think(
+                &mut engine,
+                &mut position.clone(),
+                &limits(7, &told),
+                &mut |_| {},
+            );
+            answers.push((result.best_move, result.info.scores.clone()));
+            let built = engine.built.as_ref().is_some_and(|b| b.ready().is_some());
+            after += usize::from(built && answers.len() >= 20);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+        assert_eq!(after, 5, "the build did not end");
+        let told = told.lock().unwrap();
+        assert_eq!(told[0], "endgame tables: 12 counters being built in memory");
+        assert!(
+            told[1].contains("not used by a search bounded by depth"),
+            "{told:?}"
+        );
     }
 }

@@ -10,7 +10,9 @@ use super::position::{Move, Position};
 use super::reach;
 use crate::game::OptionError;
 use crate::search::multi_player::{self, MultiPlayerGame};
-use crate::search::{EngineOption, Info, Limits, SearchResult, Searchable, Value};
+use crate::search::{
+    EngineOption, EngineOptionKind, Info, Limits, OptionValue, SearchResult, Searchable, Value,
+};
 
 pub struct Weights {
     /// Per square of the player's score by reach.
@@ -103,10 +105,10 @@ impl MultiPlayerGame for Position {
 /// equal nodes (protocol-spec/mentula.md, "Engine").
 pub const ALGORITHM: EngineOption = EngineOption {
     name: "Algorithm",
-    default: 2,
-    min: 0,
-    max: 2,
-    values: &["brs", "paranoid", "mcts"],
+    kind: EngineOptionKind::Choice {
+        default: 2,
+        values: &["brs", "paranoid", "mcts"],
+    },
     builds_tables: false,
 };
 
@@ -125,22 +127,22 @@ impl Searchable for Position {
     fn set_engine_option(
         engine: &mut Self::Engine,
         name: &str,
-        value: u32,
+        value: &OptionValue,
     ) -> Result<(), OptionError> {
+        let unknown = || OptionError::UnknownEngine {
+            game: <Self as crate::game::Game>::NAME,
+            name: name.to_string(),
+        };
         if !name.eq_ignore_ascii_case(ALGORITHM.name) {
-            return Err(OptionError::UnknownEngine {
-                game: <Self as crate::game::Game>::NAME,
-                name: name.to_string(),
-            });
+            return Err(unknown());
         }
+        let OptionValue::Number(index) = value else {
+            return Err(unknown());
+        };
         engine.algorithm = *multi_player::Algorithm::ALL
-            .get(value as usize)
+            .get(*index as usize)
             .ok_or_else(|| {
-                OptionError::bad_value(
-                    ALGORITHM.name,
-                    &value.to_string(),
-                    ALGORITHM.values.join(", "),
-                )
+                OptionError::bad_value(ALGORITHM.name, &index.to_string(), "brs, paranoid, mcts")
             })?;
         Ok(())
     }

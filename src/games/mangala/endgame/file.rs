@@ -14,7 +14,7 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Level, Table, TableMemoryError, filled};
+use super::{Level, Table, TableMemoryError};
 
 const MAGIC: &[u8; 8] = b"LUDUSMTB";
 const VERSION: u16 = 1;
@@ -43,6 +43,10 @@ pub enum TableFileError {
     Corrupt {
         path: PathBuf,
     },
+    /// A folder without the first level's file.
+    Missing {
+        path: PathBuf,
+    },
 }
 
 impl fmt::Display for TableFileError {
@@ -65,6 +69,12 @@ impl fmt::Display for TableFileError {
             TableFileError::Corrupt { path } => write!(
                 f,
                 "{} does not match its checksum: the file is damaged",
+                path.display()
+            ),
+            TableFileError::Missing { path } => write!(
+                f,
+                "there are no endgame table files there: {} is missing (ludus endgame \
+                 --write makes them)",
                 path.display()
             ),
         }
@@ -105,15 +115,45 @@ fn header(
 
 /// The level's bytes after the header: the bounds, then the sweeps.
 fn payload(level: &Level) -> Vec<u8> {
-    let mut out = Vec::with_capacity(level.bounds.len() * 6);
-    out.extend(level.bounds.iter().flat_map(|b| b.map(|v| v as u8)));
-    out.extend(
-        level
-            .settled
-            .iter()
-            .flat_map(|s| s.iter().flat_map(|v| v.to_le_bytes())),
-    );
+    let states = level.len();
+    let mut out = Vec::with_capacity(states * 6);
+    out.extend((0..states).flat_map(|i| level.bounds(i).map(|v| v as u8)));
+    out.extend((0..states).flat_map(|i| {
+        let [lower, upper] = level.settled(i);
+        let [a, b] = lower.to_le_bytes();
+        let [c, d] = upper.to_le_bytes();
+        [a, b, c, d]
+    }));
     out
+}
+
+/// A level's file mapped into memory: read in place, shared by the pages of every
+/// process that maps it.
+pub(super) struct MappedLevel {
+    map: memmap2::Mmap,
+    states: usize,
+}
+
+impl MappedLevel {
+    pub(super) fn len(&self) -> usize {
+        self.states
+    }
+
+    #[inline]
+    pub(super) fn bounds(&self, index: usize) -> [i8; 2] {
+        let at = HEADER + 2 * index;
+        [self.map[at] as i8, self.map[at + 1] as i8]
+    }
+
+    #[inline]
+    pub(super) fn settled(&self, index: usize) -> [u16; 2] {
+        let at = HEADER + 2 * self.states + 4 * index;
+        let m = &self.map;
+        [
+            u16::from_le_bytes([m[at], m[at + 1]]),
+            u16::from_le_bytes([m[at + 2], m[at + 3]]),
+        ]
+    }
 }
 
 /// Writes level `counters` to `path`: whole or not at all (a partial file renamed).
@@ -132,7 +172,7 @@ fn write_level(
     let head = header(
         counters,
         skip_origin,
-        level.bounds.len(),
+        level.len(),
         sweeps,
         crc32fast::hash(&body),
     );
@@ -144,19 +184,24 @@ fn write_level(
     std::fs::rename(&partial, path).map_err(io)
 }
 
-/// Reads level `counters` of `states` positions from `path`, checking that it is that
-/// level's table under that rule, whole and undamaged.
-fn read_level(
+/// Maps level `counters` of `states` positions from `path` into memory, checking that
+/// it is that level's table under that rule, whole and undamaged; returns it with the
+/// sweeps its build took.
+fn map_level(
     path: &Path,
     counters: usize,
     skip_origin: bool,
     states: usize,
-) -> Result<(Level, u32), TableFileError> {
+) -> Result<(MappedLevel, u32), TableFileError> {
     let io = |error| TableFileError::Io {
         path: path.to_path_buf(),
         error,
     };
-    let bytes = std::fs::read(path).map_err(io)?;
+    let file = std::fs::File::open(path).map_err(io)?;
+    // SAFETY: a table file is never changed in place: ludus writes each one whole under
+    // another name and renames it, so the pages mapped stay as they were checked.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+    let bytes: &[u8] = &map;
     let foreign = |why: String| TableFileError::Foreign {
         path: path.to_path_buf(),
         why,
@@ -191,24 +236,46 @@ fn read_level(
         });
     }
     let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-    let body = &bytes[HEADER..];
-    if crc32fast::hash(body) != u32_at(28) {
+    if crc32fast::hash(&bytes[HEADER..]) != u32_at(28) {
         return Err(TableFileError::Corrupt {
             path: path.to_path_buf(),
         });
     }
-    let mut bounds = filled(states, [0i8; 2])?;
-    let mut settled = filled(states, [0u16; 2])?;
-    for (bound, b) in bounds.iter_mut().zip(body[..2 * states].chunks_exact(2)) {
-        *bound = [b[0] as i8, b[1] as i8];
+    let sweeps = u32_at(24);
+    Ok((MappedLevel { map, states }, sweeps))
+}
+
+/// The tables in `dir` for the sowing rule, mapped into memory: the levels from 2
+/// counters up to the last of an unbroken run of sound files. A file that is there but
+/// unsound ends the run and is returned beside the table, which goes on without it;
+/// without a sound first level (2 counters) there is no table.
+pub fn open_dir(
+    dir: &Path,
+    skip_origin: bool,
+) -> Result<(Table, Option<TableFileError>), TableFileError> {
+    let ranker = super::Ranker::new();
+    let mut levels = Vec::new();
+    let mut refused = None;
+    for n in (2..=super::MAX_COUNTERS).step_by(2) {
+        let path = dir.join(level_file_name(n, skip_origin));
+        if !path.exists() {
+            break;
+        }
+        let states = ranker.count(n) as usize * 2;
+        match map_level(&path, n, skip_origin, states) {
+            Ok((level, _)) => levels.push(Level::Mapped(level)),
+            Err(e) => {
+                refused = Some(e);
+                break;
+            }
+        }
     }
-    for (settle, s) in settled.iter_mut().zip(body[2 * states..].chunks_exact(4)) {
-        *settle = [
-            u16::from_le_bytes([s[0], s[1]]),
-            u16::from_le_bytes([s[2], s[3]]),
-        ];
+    if levels.is_empty() {
+        return Err(refused.unwrap_or(TableFileError::Missing {
+            path: dir.join(level_file_name(2, skip_origin)),
+        }));
     }
-    Ok((Level { bounds, settled }, u32_at(24)))
+    Ok((Table::with_even_levels(levels, skip_origin), refused))
 }
 
 /// Builds the tables up to `max_counters` in `dir`, a file a level: a level whose file
@@ -240,13 +307,13 @@ pub fn build_into(
             if !file.exists() {
                 return Ok(None);
             }
-            let level = read_level(&file, n, skip_origin, states)?;
+            let (level, sweeps) = map_level(&file, n, skip_origin, states)?;
             let _ = writeln!(
                 progress.borrow_mut(),
                 "{n:>2} counters: read {} ({states} positions)",
                 file.display()
             );
-            Ok(Some(level))
+            Ok(Some((Level::Mapped(level), sweeps)))
         },
         &mut |n, level, sweeps| {
             let file = path(n);
@@ -255,7 +322,7 @@ pub fn build_into(
                 progress.borrow_mut(),
                 "{n:>2} counters: built in {sweeps} sweeps and written to {} ({} bytes) at {:.1} s",
                 file.display(),
-                HEADER + level.bounds.len() * 6,
+                HEADER + level.len() * 6,
                 started.elapsed().as_secs_f64()
             );
             Ok(())
@@ -341,6 +408,69 @@ mod tests {
         // Put back, it is read again.
         std::fs::write(&six, &good).unwrap();
         assert!(build_into(&dir, 6, false, 2, &mut Vec::new()).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_folder_of_files_is_mapped_and_agrees_with_the_build_on_every_position() {
+        let dir = scratch("mapped");
+        build_into(&dir, 10, false, 2, &mut Vec::new()).unwrap();
+        let (mapped, refused) = open_dir(&dir, false).unwrap();
+        assert!(refused.is_none());
+        assert_eq!(mapped.max_counters(), 10);
+        let memory = Table::build(10, false, 2).unwrap();
+        for n in (2..=10).step_by(2) {
+            assert!(matches!(mapped.levels[n], Level::Mapped(_)));
+            assert!(mapped.levels[n] == memory.levels[n], "level {n}");
+        }
+        // The moves chosen from the files are the build's.
+        let mut pits = super::super::first_composition(10);
+        for _ in 0..memory.ranker.count(10) {
+            for mover in 0..2 {
+                assert_eq!(
+                    mapped.best_move(&pits, mover),
+                    memory.best_move(&pits, mover)
+                );
+            }
+            super::super::next_composition(&mut pits);
+        }
+        // No files of the other rule: that is no table, and says what is missing.
+        let missing = open_dir(&dir, true).err().unwrap().to_string();
+        assert!(
+            missing.contains("mangala-skip-origin-02.ltb is missing"),
+            "{missing}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_unsound_file_ends_the_levels_used_and_is_named() {
+        let dir = scratch("unsound");
+        build_into(&dir, 10, false, 2, &mut Vec::new()).unwrap();
+        let eight = dir.join(level_file_name(8, false));
+        let mut bytes = std::fs::read(&eight).unwrap();
+        bytes[HEADER + 100] ^= 0x10;
+        std::fs::write(&eight, &bytes).unwrap();
+        let (table, refused) = open_dir(&dir, false).unwrap();
+        // Levels 2 to 6 are used; 8 is refused, and 10 is not used without it.
+        assert_eq!(table.max_counters(), 6);
+        let refused = refused.unwrap().to_string();
+        assert!(
+            refused.contains("mangala-08.ltb does not match its checksum"),
+            "{refused}"
+        );
+        let mut pits = [0u8; super::super::PITS];
+        pits[0] = 4;
+        pits[7] = 4;
+        assert!(table.probe(&pits, 0).is_none());
+        pits[0] = 2;
+        assert!(table.probe(&pits, 0).is_some());
+        // A cut-off first level: no table at all.
+        let two = dir.join(level_file_name(2, false));
+        let good = std::fs::read(&two).unwrap();
+        std::fs::write(&two, &good[..good.len() - 1]).unwrap();
+        let cut = open_dir(&dir, false).err().unwrap().to_string();
+        assert!(cut.contains("cut off or not a table"), "{cut}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

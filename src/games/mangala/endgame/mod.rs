@@ -31,12 +31,13 @@
 //!
 //! The tables assume no ply limit; the engine does not use them near the limit.
 
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
 use super::position::{Move, PITS, ROW, row, sow};
 
 mod file;
-pub use file::{TableFileError, build_into, level_file_name};
+pub use file::{TableFileError, build_into, level_file_name, open_dir};
 
 /// The most counters the tables can be built for: the index arithmetic stays in `u32`
 /// up to here, and level 24 alone holds 2.5 billion positions.
@@ -55,13 +56,68 @@ impl Bounds {
     }
 }
 
-/// The positions with `n` counters on the board, indexed by `2 * rank + mover`.
-#[derive(PartialEq, Eq)]
-struct Level {
-    /// The two bounds of each position.
-    bounds: Vec<[i8; 2]>,
-    /// The sweep in which each bound reached its final value.
-    settled: Vec<[u16; 2]>,
+/// The positions with `n` counters on the board, indexed by `2 * rank + mover`: built
+/// here, or a table file mapped into memory.
+enum Level {
+    Built {
+        /// The two bounds of each position.
+        bounds: Vec<[i8; 2]>,
+        /// The sweep in which each bound reached its final value.
+        settled: Vec<[u16; 2]>,
+    },
+    Mapped(file::MappedLevel),
+}
+
+impl Level {
+    /// Level 0: the board is empty, nothing more to gain.
+    fn empty_board() -> Level {
+        Level::Built {
+            bounds: vec![[0, 0]; 2],
+            settled: vec![[0, 0]; 2],
+        }
+    }
+
+    /// The level of an odd number of counters, which is never built.
+    fn empty() -> Level {
+        Level::Built {
+            bounds: Vec::new(),
+            settled: Vec::new(),
+        }
+    }
+
+    /// Its positions, both movers counted.
+    fn len(&self) -> usize {
+        match self {
+            Level::Built { bounds, .. } => bounds.len(),
+            Level::Mapped(mapped) => mapped.len(),
+        }
+    }
+
+    #[inline]
+    fn bounds(&self, index: usize) -> [i8; 2] {
+        match self {
+            Level::Built { bounds, .. } => bounds[index],
+            Level::Mapped(mapped) => mapped.bounds(index),
+        }
+    }
+
+    #[inline]
+    fn settled(&self, index: usize) -> [u16; 2] {
+        match self {
+            Level::Built { settled, .. } => settled[index],
+            Level::Mapped(mapped) => mapped.settled(index),
+        }
+    }
+}
+
+/// Two levels are equal when every position's bounds and sweeps are, wherever they
+/// are kept.
+impl PartialEq for Level {
+    fn eq(&self, other: &Level) -> bool {
+        self.len() == other.len()
+            && (0..self.len())
+                .all(|i| self.bounds(i) == other.bounds(i) && self.settled(i) == other.settled(i))
+    }
 }
 
 /// Measures of a finished build.
@@ -125,21 +181,14 @@ impl Table {
             levels: Vec::with_capacity(max_counters + 1),
             statistics: Statistics::default(),
         };
-        // Level 0: the board is empty, nothing more to gain.
-        table.levels.push(Level {
-            bounds: vec![[0, 0]; 2],
-            settled: vec![[0, 0]; 2],
-        });
+        table.levels.push(Level::empty_board());
         table.statistics.positions.push(0);
         table.statistics.exact.push(0);
         table.statistics.sweeps.push(0);
         table.statistics.seconds.push(0.0);
         for n in 1..=max_counters {
             if n % 2 == 1 {
-                table.levels.push(Level {
-                    bounds: Vec::new(),
-                    settled: Vec::new(),
-                });
+                table.levels.push(Level::empty());
                 table.statistics.positions.push(0);
                 table.statistics.exact.push(0);
                 table.statistics.sweeps.push(0);
@@ -160,13 +209,13 @@ impl Table {
             };
             let (mut positions, mut exact) = (0, 0);
             let mut pits = first_composition(n);
-            for index in 0..level.bounds.len() / 2 {
+            for index in 0..level.len() / 2 {
                 for mover in 0..2 {
                     if row_is_empty(&pits, mover) {
                         continue;
                     }
                     positions += 1;
-                    let [lower, upper] = level.bounds[2 * index + mover];
+                    let [lower, upper] = level.bounds(2 * index + mover);
                     exact += (lower == upper) as u64;
                 }
                 next_composition(&mut pits);
@@ -183,6 +232,23 @@ impl Table {
         Ok(table)
     }
 
+    /// The tables of the even levels `2, 4, ...` given (made elsewhere: files).
+    fn with_even_levels(even: Vec<Level>, skip_origin: bool) -> Table {
+        let max_counters = 2 * even.len();
+        let mut levels = vec![Level::empty_board()];
+        for level in even {
+            levels.push(Level::empty());
+            levels.push(level);
+        }
+        Table {
+            max_counters,
+            skip_origin,
+            ranker: Ranker::new(),
+            levels,
+            statistics: Statistics::default(),
+        }
+    }
+
     pub fn max_counters(&self) -> usize {
         self.max_counters
     }
@@ -195,7 +261,7 @@ impl Table {
     /// The memory the tables for up to `counters` counters take.
     pub fn memory_bytes_up_to(&self, counters: usize) -> usize {
         let levels = self.levels.iter().take(counters + 1);
-        levels.map(|l| l.bounds.len() * 6).sum()
+        levels.map(|l| l.len() * 6).sum()
     }
 
     /// The bounds for `pits` with `mover` to move, if the table covers them (the mover's
@@ -205,7 +271,7 @@ impl Table {
         if n > self.max_counters || n % 2 == 1 || row_is_empty(pits, mover) {
             return None;
         }
-        let [lower, upper] = self.levels[n].bounds[self.ranker.index(pits, n, mover)];
+        let [lower, upper] = self.levels[n].bounds(self.ranker.index(pits, n, mover));
         Some(Bounds {
             lower: lower as i32,
             upper: upper as i32,
@@ -253,8 +319,8 @@ impl Table {
         Step::new(
             taken,
             next == mover,
-            level.bounds[index],
-            level.settled[index],
+            level.bounds(index),
+            level.settled(index),
         )
     }
 
@@ -291,7 +357,7 @@ impl Table {
                 break;
             }
         }
-        Ok((Level { bounds, settled }, sweep - 1))
+        Ok((Level::Built { bounds, settled }, sweep - 1))
     }
 
     /// One Jacobi sweep over the positions `first..first + bounds.len()` of level `n`,
@@ -335,7 +401,7 @@ impl Table {
                     let successor = if m == n {
                         previous[index]
                     } else {
-                        self.levels[m].bounds[index]
+                        self.levels[m].bounds(index)
                     };
                     Step::new(taken, next == mover, successor, [0, 0]).gain_bounds()
                 };
@@ -355,89 +421,341 @@ impl Table {
     }
 }
 
-/// The table the engines share: one per process, built in the background on request.
-struct Registry {
-    /// The last table asked for, by (counters, skip_origin).
-    wanted: Option<(usize, bool)>,
-    ready: Option<((usize, bool), Arc<Table>)>,
-    building: Vec<(usize, bool)>,
+/// A table built in memory for the engines of the process that want it: built once in
+/// the background, kept while an engine holds it. Engines that want different tables
+/// each keep their own.
+pub struct Building {
+    key: (usize, bool),
+    state: Mutex<BuildState>,
+    done: Condvar,
 }
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    wanted: None,
-    ready: None,
-    building: Vec::new(),
-});
-static BUILT: Condvar = Condvar::new();
-
-fn registry() -> std::sync::MutexGuard<'static, Registry> {
-    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+enum BuildState {
+    Running,
+    Ready(Arc<Table>),
+    Failed,
 }
 
-/// The shared table for positions with up to `counters` counters under the sowing rule
-/// `skip_origin`. If it is not built yet, its build starts on a thread of its own and
-/// this returns `None` (or, with `wait`, waits for it). `counters` below 2 means no
-/// table. A build that fails for want of memory is logged and leaves no table.
-pub fn shared(counters: usize, skip_origin: bool, wait: bool) -> Option<Arc<Table>> {
-    if counters < 2 {
-        return None;
+/// The builds asked for, held by the engines that asked (a build running holds its own).
+static BUILDS: Mutex<Vec<std::sync::Weak<Building>>> = Mutex::new(Vec::new());
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The in-memory table for positions with up to `counters` counters (at least 2) under
+/// the sowing rule `skip_origin`: the one an engine of the process already holds, or a
+/// new build on a thread of its own (`threads` sweeping). A build that fails for want of
+/// memory is logged and leaves no table.
+pub fn build_in_background(counters: usize, skip_origin: bool, threads: usize) -> Arc<Building> {
+    let key = (counters.clamp(2, MAX_COUNTERS), skip_origin);
+    let mut builds = lock(&BUILDS);
+    builds.retain(|b| b.strong_count() > 0);
+    if let Some(found) = builds
+        .iter()
+        .filter_map(|b| b.upgrade())
+        .find(|b| b.key == key)
+    {
+        return found;
     }
-    let key = (counters.min(MAX_COUNTERS), skip_origin);
-    let mut reg = registry();
-    reg.wanted = Some(key);
-    if let Some(table) = ready_in(&reg, key) {
-        return Some(table);
-    }
-    if !reg.building.contains(&key) {
-        reg.building.push(key);
-        // A background build leaves the other core to the search.
-        let threads = if wait { 2 } else { 1 };
-        std::thread::spawn(move || {
-            let started = std::time::Instant::now();
-            let built = Table::build(key.0, key.1, threads);
-            let mut reg = registry();
-            reg.building.retain(|k| *k != key);
-            match built {
-                Ok(table) => {
-                    log::info!(
-                        "Mangala II endgame table for {} counters built in {:.1} s",
-                        key.0,
-                        started.elapsed().as_secs_f64()
-                    );
-                    if reg.wanted == Some(key) {
-                        reg.ready = Some((key, Arc::new(table)));
-                    }
-                }
-                Err(e) => log::warn!("{e}"),
+    let building = Arc::new(Building {
+        key,
+        state: Mutex::new(BuildState::Running),
+        done: Condvar::new(),
+    });
+    builds.push(Arc::downgrade(&building));
+    let builder = building.clone();
+    std::thread::spawn(move || {
+        let started = std::time::Instant::now();
+        let state = match Table::build(key.0, key.1, threads) {
+            Ok(table) => {
+                log::info!(
+                    "Mangala II endgame table for {} counters built in {:.1} s",
+                    key.0,
+                    started.elapsed().as_secs_f64()
+                );
+                BuildState::Ready(Arc::new(table))
             }
-            BUILT.notify_all();
-        });
+            Err(e) => {
+                log::warn!("{e}");
+                BuildState::Failed
+            }
+        };
+        *lock(&builder.state) = state;
+        builder.done.notify_all();
+    });
+    building
+}
+
+impl Building {
+    /// The table, if its build has ended.
+    pub fn ready(&self) -> Option<Arc<Table>> {
+        match &*lock(&self.state) {
+            BuildState::Ready(table) => Some(table.clone()),
+            _ => None,
+        }
     }
-    if !wait {
-        return None;
+
+    /// Waits for the build to end; the table, unless it failed.
+    pub fn wait(&self) -> Option<Arc<Table>> {
+        let mut state = lock(&self.state);
+        loop {
+            match &*state {
+                BuildState::Ready(table) => return Some(table.clone()),
+                BuildState::Failed => return None,
+                BuildState::Running => {
+                    state = self.done.wait(state).unwrap_or_else(|e| e.into_inner())
+                }
+            }
+        }
     }
-    loop {
-        if let Some((k, table)) = &reg.ready
-            && *k == key
+
+    /// Whether it is the table for up to `counters` counters under the sowing rule.
+    pub fn is_for(&self, counters: usize, skip_origin: bool) -> bool {
+        self.key == (counters.clamp(2, MAX_COUNTERS), skip_origin)
+    }
+}
+
+/// The tables of a folder of table files (`EndgamePath`), for both sowing rules where
+/// the folder has them; opened once and shared by every engine of the process.
+pub struct TableFiles {
+    dir: PathBuf,
+    /// By sowing rule: `[default, skip-origin]`.
+    tables: [Option<Arc<Table>>; 2],
+    /// The files refused, with why: the levels from there up are not used.
+    refused: Vec<TableFileError>,
+}
+
+static FILES: Mutex<Vec<(PathBuf, std::sync::Weak<TableFiles>)>> = Mutex::new(Vec::new());
+
+impl TableFiles {
+    /// The tables in `dir`, mapped into memory (see [`open_dir`]); a folder already
+    /// opened by an engine of the process is shared, not opened again.
+    pub fn open(dir: &Path) -> Result<Arc<TableFiles>, TableFileError> {
+        let dir = std::fs::canonicalize(dir).map_err(|error| TableFileError::Io {
+            path: dir.to_path_buf(),
+            error,
+        })?;
+        let mut opened = lock(&FILES);
+        opened.retain(|(_, f)| f.strong_count() > 0);
+        if let Some(found) = opened
+            .iter()
+            .find(|(d, _)| *d == dir)
+            .and_then(|(_, f)| f.upgrade())
         {
-            return Some(table.clone());
+            return Ok(found);
         }
-        if !reg.building.contains(&key) || reg.wanted != Some(key) {
-            return None;
+        let mut refused = Vec::new();
+        let mut tables = [None, None];
+        for (slot, skip_origin) in tables.iter_mut().zip([false, true]) {
+            match open_dir(&dir, skip_origin) {
+                Ok((table, refusal)) => {
+                    *slot = Some(Arc::new(table));
+                    refused.extend(refusal);
+                }
+                Err(TableFileError::Missing { .. }) => {}
+                Err(e) => refused.push(e),
+            }
         }
-        reg = BUILT.wait(reg).unwrap_or_else(|e| e.into_inner());
+        if tables.iter().all(Option::is_none) {
+            return Err(refused
+                .into_iter()
+                .next()
+                .unwrap_or(TableFileError::Missing {
+                    path: dir.join(level_file_name(2, false)),
+                }));
+        }
+        for e in &refused {
+            log::warn!("{e}");
+        }
+        let files = Arc::new(TableFiles {
+            dir: dir.clone(),
+            tables,
+            refused,
+        });
+        opened.push((dir, Arc::downgrade(&files)));
+        Ok(files)
+    }
+
+    /// The table for the sowing rule, if the folder has one.
+    pub fn table(&self, skip_origin: bool) -> Option<&Arc<Table>> {
+        self.tables[usize::from(skip_origin)].as_ref()
+    }
+
+    /// The folder, as the engine found it.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The files refused when the folder was opened.
+    pub fn refused(&self) -> &[TableFileError] {
+        &self.refused
     }
 }
 
-/// The shared table if it is built, without asking for a build.
-pub fn built(counters: usize, skip_origin: bool) -> Option<Arc<Table>> {
-    ready_in(&registry(), (counters.min(MAX_COUNTERS), skip_origin))
+/// A position whose stored bounds are not what its moves give: the table is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inconsistency {
+    pub pits: [u8; PITS],
+    pub mover: usize,
+    pub what: String,
 }
 
-fn ready_in(reg: &Registry, key: (usize, bool)) -> Option<Arc<Table>> {
-    match &reg.ready {
-        Some((k, table)) if *k == key => Some(table.clone()),
-        _ => None,
+impl std::fmt::Display for Inconsistency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let row = |r: &[u8]| r.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+        write!(
+            f,
+            "{}/{} {}: {}",
+            row(&self.pits[..ROW]),
+            row(&self.pits[ROW..]),
+            ["S", "N"][self.mover],
+            self.what
+        )
+    }
+}
+
+impl Table {
+    /// Checks level `n` against the rules, as a retrograde solver's result is checked:
+    /// every position's bounds lie within what the board holds and are the best its
+    /// moves give (the minimax equations), and where the value is exact the table's
+    /// move keeps it and makes progress (its successor in the level settled in an
+    /// earlier sweep). Returns the positions checked.
+    pub fn verify_level(&self, n: usize, threads: usize) -> Result<u64, Inconsistency> {
+        if n % 2 == 1 || n > self.max_counters {
+            return Ok(0);
+        }
+        let ranks = self.ranker.count(n);
+        let chunk = ranks.div_ceil(threads.max(1) as u64).max(1);
+        let results: Vec<Result<u64, Inconsistency>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..ranks)
+                .step_by(chunk as usize)
+                .map(|first| {
+                    let last = (first + chunk).min(ranks);
+                    scope.spawn(move || self.verify_ranks(n, first, last))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a check thread does not panic"))
+                .collect()
+        });
+        results.into_iter().sum()
+    }
+
+    /// [`Table::verify_level`] for the ranks `first..last` of level `n`.
+    fn verify_ranks(&self, n: usize, first: u64, last: u64) -> Result<u64, Inconsistency> {
+        let mut pits = self.ranker.unrank(first, n);
+        let mut checked = 0;
+        for rank in first..last {
+            if rank > first {
+                next_composition(&mut pits);
+            }
+            for mover in 0..2 {
+                if row_is_empty(&pits, mover) {
+                    continue;
+                }
+                checked += 1;
+                let wrong = |what: String| Inconsistency { pits, mover, what };
+                let index = self.ranker.index(&pits, n, mover);
+                let [lower, upper] = self.levels[n].bounds(index).map(i32::from);
+                if !(-(n as i32) <= lower && lower <= upper && upper <= n as i32) {
+                    return Err(wrong(format!(
+                        "bounds {lower}..{upper} with {n} on the board"
+                    )));
+                }
+                let steps: Vec<Step> = row(mover)
+                    .filter(|&o| pits[o] > 0)
+                    .map(|o| self.step(&pits, o))
+                    .collect();
+                let best = |side: usize| steps.iter().map(|s| s.gain_bounds()[side]).max();
+                if best(0) != Some(lower) || best(1) != Some(upper) {
+                    let shown = |b: Option<i32>| b.map_or("nothing".to_string(), |v| v.to_string());
+                    return Err(wrong(format!(
+                        "bounds {lower}..{upper}, but the moves give {}..{}",
+                        shown(best(0)),
+                        shown(best(1))
+                    )));
+                }
+                if lower != upper {
+                    continue;
+                }
+                let own = self.levels[n].settled(index)[0];
+                let progress = steps.iter().any(|s| {
+                    s.gain_bounds()[0] == lower && (s.leaves_level() || s.settled_in < own)
+                });
+                if !progress && own > 0 {
+                    return Err(wrong(format!(
+                        "value {lower} settled in sweep {own}, but no move keeping it was \
+                         settled earlier"
+                    )));
+                }
+            }
+        }
+        Ok(checked)
+    }
+}
+
+/// `ludus endgame --verify DIR`: checks every level of the files in `dir` (see
+/// [`Table::verify_level`]) and reports, per level, the positions checked and the time.
+pub fn verify_report(dir: &Path, skip_origin: bool) -> Result<String, VerifyError> {
+    let (table, refused) = open_dir(dir, skip_origin)?;
+    let mut out = String::from("counters  positions  seconds\n");
+    for n in (2..=table.max_counters()).step_by(2) {
+        let started = std::time::Instant::now();
+        let checked = table.verify_level(n, 2).map_err(|e| VerifyError::Wrong {
+            counters: n,
+            inconsistency: e,
+        })?;
+        out.push_str(&format!(
+            "{n:>8} {checked:>10} {:>8.2}\n",
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    match refused {
+        Some(e) => Err(VerifyError::File(e)),
+        None => {
+            out.push_str(&format!(
+                "every position of 2 to {} counters agrees with its moves\n",
+                table.max_counters()
+            ));
+            Ok(out)
+        }
+    }
+}
+
+/// Why `ludus endgame --verify` failed.
+#[derive(Debug)]
+pub enum VerifyError {
+    /// A file could not be used.
+    File(TableFileError),
+    /// A position's stored value is wrong.
+    Wrong {
+        counters: usize,
+        inconsistency: Inconsistency,
+    },
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VerifyError::File(e) => e.fmt(f),
+            VerifyError::Wrong {
+                counters,
+                inconsistency,
+            } => write!(
+                f,
+                "the table of {counters} counters is wrong at {inconsistency}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+impl From<TableFileError> for VerifyError {
+    fn from(e: TableFileError) -> Self {
+        VerifyError::File(e)
     }
 }
 
@@ -470,6 +788,11 @@ impl Step {
             // mover moves again, on the opponent's upper bound otherwise.
             settled_in: if again { settled[0] } else { settled[1] },
         }
+    }
+
+    /// Whether the move leaves its level: a capture (which the end of a game is too).
+    fn leaves_level(&self) -> bool {
+        self.taken > 0
     }
 
     /// Bounds on the mover's net gain through this move.
@@ -691,6 +1014,27 @@ mod tests {
                 next_composition(&mut pits);
             }
         }
+    }
+
+    /// The check of `ludus endgame --verify` passes on a sound table and finds a bound
+    /// changed by one.
+    #[test]
+    fn the_retrograde_check_passes_and_finds_a_wrong_value() {
+        let mut table = Table::build(10, false, 2).unwrap();
+        for n in (2..=10).step_by(2) {
+            let positions = table.statistics.positions[n];
+            assert_eq!(table.verify_level(n, 2), Ok(positions), "level {n}");
+        }
+        let Level::Built { bounds, .. } = &mut table.levels[8] else {
+            panic!("built in memory")
+        };
+        let index = bounds
+            .iter()
+            .position(|b| b[0] == b[1] && b[0] < 8)
+            .unwrap();
+        bounds[index] = [bounds[index][0] + 1, bounds[index][1] + 1];
+        let wrong = table.verify_level(8, 2).unwrap_err();
+        assert!(wrong.what.contains("but the moves give"), "{wrong}");
     }
 
     #[test]
