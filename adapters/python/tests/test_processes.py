@@ -51,7 +51,10 @@ def test_ping_beside_an_analysis_and_a_request_that_stops_it(engine: ludus.Engin
 def test_analysis_runs_to_its_limit(engine: ludus.Engine) -> None:
     engine.game("mangala")
     analysis = engine.analysis(ludus.Limit(depth=4))
-    infos = list(analysis)
+    everything = list(analysis)
+    # A Mangala II search first says which endgame tables it uses (`info string`).
+    assert everything[0].string is not None and everything[0].string.startswith("endgame tables: ")
+    infos = [i for i in everything if i.string is None]
     assert [i.depth for i in infos] == [1, 2, 3, 4]
     assert analysis.wait().best_move == infos[-1].pv[0]
 
