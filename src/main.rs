@@ -214,8 +214,9 @@ enum Command {
     /// positions, how many have an exact value, the sweeps and the time taken; or
     /// checks table files (--verify).
     Endgame {
-        /// Build the tables for positions with up to this many counters on the board.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24), required_unless_present = "verify")]
+        /// Build the tables for positions with up to this many counters on the board
+        /// (above 24 only with --write: the levels below are then read from files).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=28), required_unless_present = "verify")]
         counters: Option<u32>,
         /// Check every position of the table files in this folder against its moves
         /// (the minimax equations and progress), instead of building.
@@ -391,6 +392,15 @@ fn main() -> ExitCode {
     {
         let report = match (verify, counters) {
             (Some(dir), _) => games::endgame_verify(&dir, skip_origin).map_err(|e| e.to_string()),
+            (None, Some(counters))
+                if counters as usize > games::ENDGAME_IN_MEMORY && write.is_none() =>
+            {
+                Err(format!(
+                    "--counters {counters} needs --write DIR: above {} counters the tables \
+                     are built into files",
+                    games::ENDGAME_IN_MEMORY
+                ))
+            }
             (None, Some(counters)) => {
                 games::endgame_report(counters as usize, skip_origin, write.as_deref())
                     .map_err(|e| e.to_string())

@@ -607,3 +607,21 @@ fn bench_takes_a_depth_from_1_to_12() {
             .stderr(predicate::str::contains("is not in 1..=12"));
     }
 }
+
+/// Above 24 counters the tables are built only into files (the levels below are then
+/// read from them, not held in memory); the refusal says so and the range is named.
+#[test]
+fn endgame_above_the_memory_limit_needs_a_folder() {
+    ludus()
+        .args(["endgame", "--counters", "26"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--counters 26 needs --write DIR: above 24 counters the tables are built into files",
+        ));
+    ludus()
+        .args(["endgame", "--counters", "30", "--write", "unused"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("30 is not in 1..=28"));
+}

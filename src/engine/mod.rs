@@ -382,18 +382,15 @@ impl Engine {
                 name: name.to_string(),
             });
         }
-        let known = |table: &dyn Table| {
-            table.engine_options().iter().any(|o| is(o.name))
-                || table.rule_options().iter().any(|o| is(o.name))
+        let known = |game: &str| {
+            games::options(game).is_some_and(|(engine, rules)| {
+                engine.iter().any(|o| is(o.name)) || rules.iter().any(|o| is(o.name))
+            })
         };
-        if known(self.table()) {
+        if known(self.table().game()) {
             self.set_game_option(name, value)?;
         } else if self.scope == OptionScope::ServedGames
-            && let Some(game) = self
-                .served
-                .iter()
-                .copied()
-                .find(|g| known(&*table::new_table(g, 1).expect("a game served")))
+            && let Some(game) = self.served.iter().copied().find(|g| known(g))
         {
             // Another game's option: checked on a table of that game, kept for it.
             let mut other = table::new_table(game, 1).expect("a game served");
@@ -416,11 +413,11 @@ impl Engine {
     /// Whether `name` is a served game's option that names files.
     fn names_files(&self, name: &str) -> bool {
         self.served.iter().any(|game| {
-            let table = table::new_table(game, 1).expect("a game served");
-            table
-                .engine_options()
-                .iter()
-                .any(|o| o.kind == EngineOptionKind::Path && options::names(o.name, name))
+            games::options(game).is_some_and(|(engine, _)| {
+                engine
+                    .iter()
+                    .any(|o| o.kind == EngineOptionKind::Path && options::names(o.name, name))
+            })
         })
     }
 

@@ -60,6 +60,9 @@ registry!(senamukha, mentula, mangala);
 /// The game a session or command starts with.
 pub const DEFAULT: &str = NAMES[0];
 
+/// The most counters `ludus endgame` builds tables for in memory; more need files.
+pub const ENDGAME_IN_MEMORY: usize = mangala::endgame::MAX_IN_MEMORY;
+
 /// `ludus endgame`: builds the endgame tables of the game that has them (Mangala II),
 /// for positions of up to `counters` counters (into files in `write`, if given), and
 /// reports on them.
@@ -101,6 +104,27 @@ pub fn descriptor(name: &str) -> Option<crate::game::Descriptor> {
         }
     }
     visit(name, Describe)
+}
+
+/// The options of the game called `name` (case-insensitive): its engine's, then its
+/// rules'; `None` for a name that is no game.
+pub fn options(
+    name: &str,
+) -> Option<(
+    &'static [crate::search::EngineOption],
+    &'static [crate::game::RuleOption],
+)> {
+    struct Options;
+    impl Visitor for Options {
+        type Output = (
+            &'static [crate::search::EngineOption],
+            &'static [crate::game::RuleOption],
+        );
+        fn visit<G: Play>(self) -> Self::Output {
+            (G::ENGINE_OPTIONS, G::RULE_OPTIONS)
+        }
+    }
+    visit(name, Options)
 }
 
 /// The games whose position format reads `text`, for a refusal that can say "that is a

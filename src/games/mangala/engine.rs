@@ -36,7 +36,7 @@ pub const ENDGAME_COUNTERS: EngineOption = EngineOption {
     kind: EngineOptionKind::Number {
         default: 14,
         min: 0,
-        max: endgame::MAX_COUNTERS as u32,
+        max: endgame::MAX_IN_MEMORY as u32,
     },
     builds_tables: true,
 };
@@ -85,7 +85,7 @@ fn usable_table(
         }
         return (files.table(skip).cloned(), told);
     }
-    let counters = engine.endgame_counters.min(endgame::MAX_COUNTERS);
+    let counters = engine.endgame_counters.min(endgame::MAX_IN_MEMORY);
     if counters < 2 {
         return (
             None,
@@ -208,7 +208,7 @@ impl Searchable for Position {
     ) -> Result<(), OptionError> {
         match value {
             OptionValue::Number(counters) if name.eq_ignore_ascii_case(ENDGAME_COUNTERS.name) => {
-                engine.endgame_counters = (*counters as usize).min(endgame::MAX_COUNTERS);
+                engine.endgame_counters = (*counters as usize).min(endgame::MAX_IN_MEMORY);
                 Ok(())
             }
             OptionValue::Path(path) if name.eq_ignore_ascii_case(ENDGAME_PATH.name) => {

@@ -14,7 +14,7 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Level, Table, TableMemoryError};
+use super::{BuildError, Level, Table};
 
 const MAGIC: &[u8; 8] = b"LUDUSMTB";
 const VERSION: u16 = 1;
@@ -27,7 +27,7 @@ pub enum TableFileError {
         path: PathBuf,
         error: std::io::Error,
     },
-    Memory(TableMemoryError),
+    Build(BuildError),
     /// Shorter or longer than its header says.
     Length {
         path: PathBuf,
@@ -53,7 +53,7 @@ impl fmt::Display for TableFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TableFileError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            TableFileError::Memory(e) => e.fmt(f),
+            TableFileError::Build(e) => e.fmt(f),
             TableFileError::Length {
                 path,
                 bytes,
@@ -83,9 +83,9 @@ impl fmt::Display for TableFileError {
 
 impl std::error::Error for TableFileError {}
 
-impl From<TableMemoryError> for TableFileError {
-    fn from(e: TableMemoryError) -> Self {
-        TableFileError::Memory(e)
+impl From<BuildError> for TableFileError {
+    fn from(e: BuildError) -> Self {
+        TableFileError::Build(e)
     }
 }
 
@@ -113,18 +113,33 @@ fn header(
     h
 }
 
-/// The level's bytes after the header: the bounds, then the sweeps.
-fn payload(level: &Level) -> Vec<u8> {
-    let states = level.len();
-    let mut out = Vec::with_capacity(states * 6);
-    out.extend((0..states).flat_map(|i| level.bounds(i).map(|v| v as u8)));
-    out.extend((0..states).flat_map(|i| {
+/// Writes the level's bytes after the header, the bounds then the stamps, to `out`;
+/// returns their CRC-32. Streamed: level 28's 20 GB never sit in memory.
+fn write_payload(level: &Level, out: &mut impl Write) -> std::io::Result<u32> {
+    let mut crc = crc32fast::Hasher::new();
+    let mut buffer = Vec::with_capacity(1 << 20);
+    let mut flush = |buffer: &mut Vec<u8>, out: &mut dyn Write| {
+        crc.update(buffer);
+        let written = out.write_all(buffer);
+        buffer.clear();
+        written
+    };
+    for i in 0..level.len() {
+        buffer.extend(level.bounds(i).map(|v| v as u8));
+        if buffer.len() >= 1 << 20 {
+            flush(&mut buffer, out)?;
+        }
+    }
+    for i in 0..level.len() {
         let [lower, upper] = level.settled(i);
-        let [a, b] = lower.to_le_bytes();
-        let [c, d] = upper.to_le_bytes();
-        [a, b, c, d]
-    }));
-    out
+        buffer.extend(lower.to_le_bytes());
+        buffer.extend(upper.to_le_bytes());
+        if buffer.len() >= 1 << 20 {
+            flush(&mut buffer, out)?;
+        }
+    }
+    flush(&mut buffer, out)?;
+    Ok(crc.finalize())
 }
 
 /// A level's file mapped into memory: read in place, shared by the pages of every
@@ -137,6 +152,10 @@ pub(super) struct MappedLevel {
 impl MappedLevel {
     pub(super) fn len(&self) -> usize {
         self.states
+    }
+
+    pub(super) fn bytes(&self) -> usize {
+        self.map.len()
     }
 
     #[inline]
@@ -168,18 +187,17 @@ fn write_level(
         path: path.to_path_buf(),
         error,
     };
-    let body = payload(level);
-    let head = header(
-        counters,
-        skip_origin,
-        level.len(),
-        sweeps,
-        crc32fast::hash(&body),
-    );
+    use std::io::{Seek, SeekFrom};
     let partial = path.with_extension("partial");
     let mut file = std::fs::File::create(&partial).map_err(io)?;
+    // The header, with the checksum, once the body is written.
+    file.write_all(&[0; HEADER]).map_err(io)?;
+    let mut body = std::io::BufWriter::new(file);
+    let crc = write_payload(level, &mut body).map_err(io)?;
+    let mut file = body.into_inner().map_err(|e| io(e.into_error()))?;
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    let head = header(counters, skip_origin, level.len(), sweeps, crc);
     file.write_all(&head).map_err(io)?;
-    file.write_all(&body).map_err(io)?;
     file.sync_all().map_err(io)?;
     std::fs::rename(&partial, path).map_err(io)
 }
@@ -317,15 +335,19 @@ pub fn build_into(
         },
         &mut |n, level, sweeps| {
             let file = path(n);
-            write_level(&file, n, skip_origin, level, sweeps)?;
+            write_level(&file, n, skip_origin, &level, sweeps)?;
+            let states = level.len();
+            // The level is held from its file from now on: its memory goes back.
+            drop(level);
+            let (mapped, _) = map_level(&file, n, skip_origin, states)?;
             let _ = writeln!(
                 progress.borrow_mut(),
                 "{n:>2} counters: built in {sweeps} sweeps and written to {} ({} bytes) at {:.1} s",
                 file.display(),
-                HEADER + level.len() * 6,
+                mapped.bytes(),
                 started.elapsed().as_secs_f64()
             );
-            Ok(())
+            Ok(Level::Mapped(mapped))
         },
     )
 }

@@ -17,11 +17,12 @@
 //! - `upper`: the opponent can hold the mover to at most `upper` in the same way.
 //!
 //! They are the least and greatest fixed points of the minimax equations, found by
-//! sweeping the level until nothing changes (`lower` starts at `-n`, `upper` at `n`).
-//! Where they meet the value is exact, and [`Table::best_move`] plays it out: with the
-//! sweep in which each bound reached its final value stored beside it, always choosing
-//! a value-keeping move whose successor was settled in an earlier sweep makes progress
-//! (the game leaves the level or ends), so no repetition can intervene. Where they do
+//! sweeping the level until nothing changes (`lower` starts at `-n`, `upper` at `n`;
+//! [`solve`] has how). Where they meet the value is exact, and [`Table::best_move`]
+//! plays it out: with the moment (a stamp) at which each bound reached its final value
+//! stored beside it, always choosing a value-keeping move that captures or whose
+//! successor was settled earlier makes progress (the game leaves the level or ends), so
+//! no repetition can intervene. Where they do
 //! not meet, the outcome depends on cycles and the search decides within the bounds.
 //!
 //! Captures take 2, 4 or 6 counters, so from the start (72 counters) the board always
@@ -32,16 +33,25 @@
 //! The tables assume no ply limit; the engine does not use them near the limit.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Condvar, Mutex};
 
 use super::position::{Move, PITS, ROW, row, sow};
 
 mod file;
+mod solve;
 pub use file::{TableFileError, build_into, level_file_name, open_dir};
+pub use solve::BuildError;
 
-/// The most counters the tables can be built for: the index arithmetic stays in `u32`
-/// up to here, and level 24 alone holds 2.5 billion positions.
-pub const MAX_COUNTERS: usize = 24;
+/// The most counters the tables can be built for (into files: `ludus endgame --write`):
+/// the ranks stay in `u32` and the bounds in 6 bits up to here. Level 28 holds 3.35
+/// billion positions, 13.4 GB while it is solved.
+pub const MAX_COUNTERS: usize = 28;
+
+/// The most counters an engine builds in memory (`Endgame Counters`): 24 takes 3.3 GB
+/// and twelve minutes on two threads, 26 would take 10 GB; more comes from files.
+pub const MAX_IN_MEMORY: usize = 24;
 
 /// What the table knows about a position: bounds on the mover's net gain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,11 +69,10 @@ impl Bounds {
 /// The positions with `n` counters on the board, indexed by `2 * rank + mover`: built
 /// here, or a table file mapped into memory.
 enum Level {
+    /// Each position's bounds and the stamps at which they were settled (see
+    /// [`solve`]), a word each.
     Built {
-        /// The two bounds of each position.
-        bounds: Vec<[i8; 2]>,
-        /// The sweep in which each bound reached its final value.
-        settled: Vec<[u16; 2]>,
+        states: Vec<AtomicU32>,
     },
     Mapped(file::MappedLevel),
 }
@@ -71,32 +80,37 @@ enum Level {
 impl Level {
     /// Level 0: the board is empty, nothing more to gain.
     fn empty_board() -> Level {
+        let word = || AtomicU32::new(solve::Packed::new([0, 0], [0, 0]).0);
         Level::Built {
-            bounds: vec![[0, 0]; 2],
-            settled: vec![[0, 0]; 2],
+            states: vec![word(), word()],
         }
     }
 
     /// The level of an odd number of counters, which is never built.
     fn empty() -> Level {
-        Level::Built {
-            bounds: Vec::new(),
-            settled: Vec::new(),
-        }
+        Level::Built { states: Vec::new() }
     }
 
     /// Its positions, both movers counted.
     fn len(&self) -> usize {
         match self {
-            Level::Built { bounds, .. } => bounds.len(),
+            Level::Built { states } => states.len(),
             Level::Mapped(mapped) => mapped.len(),
+        }
+    }
+
+    /// The memory it takes, or the bytes of its file.
+    fn bytes(&self) -> usize {
+        match self {
+            Level::Built { states } => 4 * states.len(),
+            Level::Mapped(mapped) => mapped.bytes(),
         }
     }
 
     #[inline]
     fn bounds(&self, index: usize) -> [i8; 2] {
         match self {
-            Level::Built { bounds, .. } => bounds[index],
+            Level::Built { states } => solve::Packed(states[index].load(Relaxed)).bounds(),
             Level::Mapped(mapped) => mapped.bounds(index),
         }
     }
@@ -104,7 +118,7 @@ impl Level {
     #[inline]
     fn settled(&self, index: usize) -> [u16; 2] {
         match self {
-            Level::Built { settled, .. } => settled[index],
+            Level::Built { states } => solve::Packed(states[index].load(Relaxed)).stamps(),
             Level::Mapped(mapped) => mapped.settled(index),
         }
     }
@@ -151,25 +165,25 @@ impl Table {
         max_counters: usize,
         skip_origin: bool,
         threads: usize,
-    ) -> Result<Table, TableMemoryError> {
+    ) -> Result<Table, BuildError> {
         Table::build_levels(
             max_counters,
             skip_origin,
             threads,
             &mut |_, _| Ok(None),
-            &mut |_, _, _| Ok(()),
+            &mut |_, level, _| Ok(level),
         )
     }
 
     /// [`Table::build`], each level taken from `stored` (given the level's counters and
     /// its number of positions) when it has it, else built and handed to `keep` with
-    /// its sweeps.
-    fn build_levels<E: From<TableMemoryError>>(
+    /// its sweeps, which gives back the level to hold (itself, or its file mapped).
+    fn build_levels<E: From<BuildError>>(
         max_counters: usize,
         skip_origin: bool,
         threads: usize,
         stored: &mut dyn FnMut(usize, usize) -> Result<Option<(Level, u32)>, E>,
-        keep: &mut dyn FnMut(usize, &Level, u32) -> Result<(), E>,
+        keep: &mut dyn FnMut(usize, Level, u32) -> Result<Level, E>,
     ) -> Result<Table, E> {
         let started = std::time::Instant::now();
         let max_counters = max_counters.min(MAX_COUNTERS);
@@ -203,8 +217,7 @@ impl Table {
                 Some(found) => found,
                 None => {
                     let (level, sweeps) = table.build_level(n, threads.max(1))?;
-                    keep(n, &level, sweeps)?;
-                    (level, sweeps)
+                    (keep(n, level, sweeps)?, sweeps)
                 }
             };
             let (mut positions, mut exact) = (0, 0);
@@ -261,7 +274,7 @@ impl Table {
     /// The memory the tables for up to `counters` counters take.
     pub fn memory_bytes_up_to(&self, counters: usize) -> usize {
         let levels = self.levels.iter().take(counters + 1);
-        levels.map(|l| l.len() * 6).sum()
+        levels.map(Level::bytes).sum()
     }
 
     /// The bounds for `pits` with `mover` to move, if the table covers them (the mover's
@@ -291,7 +304,12 @@ impl Table {
             }
             let step = self.step(pits, origin);
             if step.gain_bounds()[0] == bounds.lower {
-                let settled = step.settled_in;
+                // A capture leaves the level: progress whatever its successor's stamp.
+                let settled = if step.leaves_level() {
+                    0
+                } else {
+                    step.settled_in
+                };
                 if best.is_none_or(|(s, _)| settled < s) {
                     best = Some((settled, Move(origin as u8)));
                 }
@@ -323,102 +341,6 @@ impl Table {
             level.settled(index),
         )
     }
-
-    /// Solves level `n`, every lower level being solved: returns it with its sweeps.
-    fn build_level(&self, n: usize, threads: usize) -> Result<(Level, u32), TableMemoryError> {
-        let states = self.ranker.count(n) as usize * 2;
-        let mut bounds = filled(states, [-(n as i8), n as i8])?;
-        let mut settled = filled(states, [0u16; 2])?;
-        let mut previous = filled(states, [0i8; 2])?;
-        let mut sweep: u32 = 0;
-        loop {
-            sweep += 1;
-            previous.copy_from_slice(&bounds);
-            let chunk = states.div_ceil(2 * threads) * 2;
-            let changed: usize = std::thread::scope(|scope| {
-                let handles: Vec<_> = bounds
-                    .chunks_mut(chunk)
-                    .zip(settled.chunks_mut(chunk))
-                    .enumerate()
-                    .map(|(i, (bounds, settled))| {
-                        let previous = &previous;
-                        let first = i * chunk;
-                        scope.spawn(move || {
-                            self.sweep_chunk(n, first, bounds, settled, previous, sweep)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a sweep thread does not panic"))
-                    .sum()
-            });
-            if changed == 0 {
-                break;
-            }
-        }
-        Ok((Level::Built { bounds, settled }, sweep - 1))
-    }
-
-    /// One Jacobi sweep over the positions `first..first + bounds.len()` of level `n`,
-    /// reading the level's previous bounds; returns how many bounds changed.
-    fn sweep_chunk(
-        &self,
-        n: usize,
-        first: usize,
-        bounds: &mut [[i8; 2]],
-        settled: &mut [[u16; 2]],
-        previous: &[[i8; 2]],
-        sweep: u32,
-    ) -> usize {
-        let mut pits = self.ranker.unrank(first as u64 / 2, n);
-        let mut changed = 0;
-        for (k, (bound, settle)) in bounds.iter_mut().zip(settled.iter_mut()).enumerate() {
-            let mover = (first + k) % 2;
-            if k > 0 && mover == 0 {
-                next_composition(&mut pits);
-            }
-            if bound[0] == bound[1] || row_is_empty(&pits, mover) {
-                continue;
-            }
-            let (mut lower, mut upper) = (i32::MIN, i32::MIN);
-            for origin in row(mover) {
-                if pits[origin] == 0 {
-                    continue;
-                }
-                let mut after = pits;
-                let taken = sow(&mut after, origin, self.skip_origin) as i32;
-                let m = n - taken as usize;
-                let [lo, hi] = if m == 0 {
-                    [taken, taken]
-                } else {
-                    let next = if row_is_empty(&after, 1 - mover) {
-                        mover
-                    } else {
-                        1 - mover
-                    };
-                    let index = self.ranker.index(&after, m, next);
-                    let successor = if m == n {
-                        previous[index]
-                    } else {
-                        self.levels[m].bounds(index)
-                    };
-                    Step::new(taken, next == mover, successor, [0, 0]).gain_bounds()
-                };
-                lower = lower.max(lo);
-                upper = upper.max(hi);
-            }
-            let new = [lower as i8, upper as i8];
-            for side in 0..2 {
-                if new[side] != bound[side] {
-                    bound[side] = new[side];
-                    settle[side] = sweep.min(u16::MAX as u32) as u16;
-                    changed += 1;
-                }
-            }
-        }
-        changed
-    }
 }
 
 /// A table built in memory for the engines of the process that want it: built once in
@@ -448,7 +370,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// new build on a thread of its own (`threads` sweeping). A build that fails for want of
 /// memory is logged and leaves no table.
 pub fn build_in_background(counters: usize, skip_origin: bool, threads: usize) -> Arc<Building> {
-    let key = (counters.clamp(2, MAX_COUNTERS), skip_origin);
+    let key = (counters.clamp(2, MAX_IN_MEMORY), skip_origin);
     let mut builds = lock(&BUILDS);
     builds.retain(|b| b.strong_count() > 0);
     if let Some(found) = builds
@@ -512,7 +434,7 @@ impl Building {
 
     /// Whether it is the table for up to `counters` counters under the sowing rule.
     pub fn is_for(&self, counters: usize, skip_origin: bool) -> bool {
-        self.key == (counters.clamp(2, MAX_COUNTERS), skip_origin)
+        self.key == (counters.clamp(2, MAX_IN_MEMORY), skip_origin)
     }
 }
 
@@ -806,34 +728,6 @@ impl Step {
     }
 }
 
-/// The memory an endgame table needed and could not have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableMemoryError {
-    pub mib: usize,
-}
-
-impl std::fmt::Display for TableMemoryError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the endgame table needs {} MiB more memory than there is",
-            self.mib
-        )
-    }
-}
-
-impl std::error::Error for TableMemoryError {}
-
-/// A vector of `len` copies of `value`, or an error naming the memory it needed.
-fn filled<T: Copy>(len: usize, value: T) -> Result<Vec<T>, TableMemoryError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| TableMemoryError {
-        mib: (len * std::mem::size_of::<T>()) >> 20,
-    })?;
-    v.resize(len, value);
-    Ok(v)
-}
-
 fn row_is_empty(pits: &[u8; PITS], player: usize) -> bool {
     pits[row(player)].iter().all(|&c| c == 0)
 }
@@ -911,22 +805,25 @@ fn first_composition(n: usize) -> [u8; PITS] {
     pits
 }
 
-/// Steps to the next distribution in rank order (lexicographic in the pits); the last
-/// one (all counters in the first pit) stays as it is.
-fn next_composition(pits: &mut [u8; PITS]) {
+/// Steps to the next distribution in rank order (lexicographic in the pits, of the board
+/// or of a row); the last one (all counters in the first pit) stays as it is, and the
+/// answer is then `false`.
+fn next_composition(pits: &mut [u8]) -> bool {
+    let last = pits.len() - 1;
     // The rightmost pit before the last that can take a counter from the pits after it.
-    let Some(last_full) = (1..PITS).rev().find(|&p| pits[p] > 0) else {
-        return;
+    let Some(last_full) = (1..=last).rev().find(|&p| pits[p] > 0) else {
+        return false;
     };
-    let pit = if pits[PITS - 1] > 0 {
-        PITS - 2
+    let pit = if pits[last] > 0 {
+        last - 1
     } else {
         last_full - 1
     };
     let tail: u8 = pits[pit + 1..].iter().sum();
     pits[pit] += 1;
     pits[pit + 1..].iter_mut().for_each(|c| *c = 0);
-    pits[PITS - 1] = tail - 1;
+    pits[last] = tail - 1;
+    true
 }
 
 /// Builds the tables for positions of up to `counters` counters and reports, per
@@ -1025,14 +922,16 @@ mod tests {
             let positions = table.statistics.positions[n];
             assert_eq!(table.verify_level(n, 2), Ok(positions), "level {n}");
         }
-        let Level::Built { bounds, .. } = &mut table.levels[8] else {
+        let Level::Built { states } = &mut table.levels[8] else {
             panic!("built in memory")
         };
-        let index = bounds
-            .iter()
-            .position(|b| b[0] == b[1] && b[0] < 8)
+        let word = states
+            .iter_mut()
+            .map(AtomicU32::get_mut)
+            .find(|w| matches!(solve::Packed(**w).bounds(), [l, u] if l == u && l < 8))
             .unwrap();
-        bounds[index] = [bounds[index][0] + 1, bounds[index][1] + 1];
+        let packed = solve::Packed(*word);
+        *word = solve::Packed::new(packed.bounds().map(|b| b + 1), packed.stamps()).0;
         let wrong = table.verify_level(8, 2).unwrap_err();
         assert!(wrong.what.contains("but the moves give"), "{wrong}");
     }
@@ -1094,6 +993,47 @@ mod tests {
             }
         }
         assert!(checked > 1_000, "only {checked} positions checked");
+    }
+
+    /// Both sides playing the table's moves from every position of the small levels:
+    /// no position repeats before the board has fewer counters (each move captures or
+    /// reaches a position settled earlier), and the game gives exactly the value.
+    #[test]
+    fn the_tables_moves_make_progress_and_give_the_exact_value() {
+        let table = Table::build(10, false, 2).unwrap();
+        let mut checked = 0;
+        for n in [2, 4, 6, 8, 10] {
+            let mut pits = first_composition(n);
+            for _ in 0..table.ranker.count(n) {
+                for mover in 0..2 {
+                    let Some(bounds) = table.probe(&pits, mover) else {
+                        continue;
+                    };
+                    let value = bounds.exact().expect("every small level is exact");
+                    let (mut at, mut to_move, mut gain) = (pits, mover, 0);
+                    let mut seen = std::collections::HashSet::new();
+                    while at.iter().any(|&c| c > 0) {
+                        assert!(
+                            seen.insert((at, to_move)),
+                            "{pits:?} {mover}: {at:?} {to_move} repeats"
+                        );
+                        let (mv, _) = table.best_move(&at, to_move).expect("covered");
+                        let taken = sow(&mut at, mv.0 as usize, false) as i32;
+                        gain += if to_move == mover { taken } else { -taken };
+                        if taken > 0 {
+                            seen.clear();
+                        }
+                        if !row_is_empty(&at, 1 - to_move) {
+                            to_move = 1 - to_move;
+                        }
+                    }
+                    assert_eq!(gain, value, "{pits:?} {mover}");
+                    checked += 1;
+                }
+                next_composition(&mut pits);
+            }
+        }
+        assert!(checked > 800_000, "{checked}");
     }
 
     /// Plays from `pits` (`mover` to move, no captures yet): `table_side` follows the
