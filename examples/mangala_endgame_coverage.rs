@@ -22,6 +22,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let text = std::fs::read_to_string(records)?;
     let (mut games, mut reached, mut exact, mut moves, mut kept) = (0, 0, 0, 0, 0);
     let mut by_end = std::collections::BTreeMap::<String, usize>::new();
+    // Per counters on the board: moves played, and those that kept the value.
+    let mut by_counters = std::collections::BTreeMap::<usize, (usize, usize)>::new();
     for record in split_records(&text) {
         let replay = ludus::record::replay(Position::start(), record)?;
         games += 1;
@@ -51,10 +53,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     Some(v) => Some(-v),
                     None => None,
                 };
+                let keeps = through.is_some_and(|v| gain(&position, mover) - before + v == value);
                 moves += 1;
-                if through.is_some_and(|v| gain(&position, mover) - before + v == value) {
-                    kept += 1;
-                }
+                kept += usize::from(keeps);
+                let at = by_counters.entry(on_board).or_default();
+                at.0 += 1;
+                at.1 += usize::from(keeps);
             } else {
                 position.play(mv);
             }
@@ -79,6 +83,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "moves played from there: {moves}, of which kept the exact value: {kept} ({:.1} %)",
         100.0 * kept as f64 / moves.max(1) as f64
     );
+    println!("counters  moves  kept the value");
+    for (n, (moves, kept)) in by_counters.iter().rev() {
+        println!(
+            "{n:>8} {moves:>6} {kept:>6} ({:.1} %)",
+            100.0 * *kept as f64 / *moves as f64
+        );
+    }
     Ok(())
 }
 

@@ -72,18 +72,28 @@ fn usable_table(
 ) -> (Option<Arc<Table>>, String) {
     let skip = position.rules().skip_origin;
     if let Some(files) = &engine.files {
+        if repeatable {
+            // Its answer must not depend on how far the check of the large files got.
+            files.wait_checked();
+        }
         let dir = files.dir().display();
-        let mut told = match files.table(skip) {
+        let table = files.table(skip);
+        let mut told = match &table {
             Some(table) => format!(
                 "endgame tables: 2 to {} counters from {dir}",
                 table.max_counters()
             ),
             None => format!("endgame tables: none, {dir} has none for this sowing rule"),
         };
+        if let Some(up_to) = files.checking_up_to(skip) {
+            told.push_str(&format!(
+                ", up to {up_to} once their files' checksums are checked"
+            ));
+        }
         for refused in files.refused() {
             told.push_str(&format!(" (refused: {refused})"));
         }
-        return (files.table(skip).cloned(), told);
+        return (table, told);
     }
     let counters = engine.endgame_counters.min(endgame::MAX_IN_MEMORY);
     if counters < 2 {
@@ -229,7 +239,11 @@ impl Searchable for Position {
 
     fn wait_until_ready(engine: &mut Engine, position: &Position) {
         let (counters, skip) = (engine.endgame_counters, position.rules().skip_origin);
-        if engine.files.is_some() || counters < 2 {
+        if let Some(files) = &engine.files {
+            files.wait_checked();
+            return;
+        }
+        if counters < 2 {
             return;
         }
         let building = endgame::build_in_background(counters, skip, 2);

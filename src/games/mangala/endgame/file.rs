@@ -13,6 +13,7 @@
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::{BuildError, Level, Table};
 
@@ -144,8 +145,9 @@ fn write_payload(level: &Level, out: &mut impl Write) -> std::io::Result<u32> {
 
 /// A level's file mapped into memory: read in place, shared by the pages of every
 /// process that maps it.
+#[derive(Clone)]
 pub(super) struct MappedLevel {
-    map: memmap2::Mmap,
+    map: Arc<memmap2::Mmap>,
     states: usize,
 }
 
@@ -211,6 +213,19 @@ fn map_level(
     skip_origin: bool,
     states: usize,
 ) -> Result<(MappedLevel, u32), TableFileError> {
+    let (level, sweeps) = map_unchecked(path, counters, skip_origin, states)?;
+    check_sum(path, &level)?;
+    Ok((level, sweeps))
+}
+
+/// [`map_level`] but for the checksum, which reads the whole file: that and its length
+/// are checked.
+fn map_unchecked(
+    path: &Path,
+    counters: usize,
+    skip_origin: bool,
+    states: usize,
+) -> Result<(MappedLevel, u32), TableFileError> {
     let io = |error| TableFileError::Io {
         path: path.to_path_buf(),
         error,
@@ -253,14 +268,45 @@ fn map_level(
             expected,
         });
     }
-    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-    if crc32fast::hash(&bytes[HEADER..]) != u32_at(28) {
+    let sweeps = u32::from_le_bytes(bytes[24..28].try_into().expect("4 bytes"));
+    let map = Arc::new(map);
+    Ok((MappedLevel { map, states }, sweeps))
+}
+
+/// Checks a mapped level's contents against the checksum in its header.
+fn check_sum(path: &Path, level: &MappedLevel) -> Result<(), TableFileError> {
+    let bytes: &[u8] = &level.map;
+    let stored = u32::from_le_bytes(bytes[28..32].try_into().expect("4 bytes"));
+    if crc32fast::hash(&bytes[HEADER..]) != stored {
         return Err(TableFileError::Corrupt {
             path: path.to_path_buf(),
         });
     }
-    let sweeps = u32_at(24);
-    Ok((MappedLevel { map, states }, sweeps))
+    Ok(())
+}
+
+/// Files up to this size are checked whole when a folder is opened; larger ones (from
+/// 22 counters: 2.3 GB) are left to [`check_pending`], as reading 39 GB of files to
+/// 28 counters would hold the engine up for a minute or more.
+pub(super) const CHECKED_AT_ONCE: usize = 1 << 30;
+
+/// The levels of a folder mapped but whose checksums are still to be checked, smallest
+/// first, for one sowing rule.
+pub(super) struct Pending {
+    dir: PathBuf,
+    skip_origin: bool,
+    levels: Vec<(usize, MappedLevel)>,
+}
+
+impl Pending {
+    pub(super) fn is_empty(&self) -> bool {
+        self.levels.is_empty()
+    }
+
+    /// The most counters among them.
+    pub(super) fn up_to(&self) -> usize {
+        self.levels.last().map_or(0, |&(n, _)| n)
+    }
 }
 
 /// The tables in `dir` for the sowing rule, mapped into memory: the levels from 2
@@ -271,8 +317,33 @@ pub fn open_dir(
     dir: &Path,
     skip_origin: bool,
 ) -> Result<(Table, Option<TableFileError>), TableFileError> {
+    let (mut levels, pending, mut refused) =
+        open_dir_checking_small(dir, skip_origin, CHECKED_AT_ONCE)?;
+    for (n, level) in pending.levels {
+        if let Err(e) = check_sum(&dir.join(level_file_name(n, skip_origin)), &level) {
+            refused = Some(e);
+            break;
+        }
+        levels.push(level);
+    }
+    Ok((table_of(&levels, skip_origin), refused))
+}
+
+/// [`open_dir`], checking the checksums of the files up to `small` bytes only (from the
+/// first level on): returns the levels checked (2 counters up), those left to check,
+/// and the file that ended the run.
+pub(super) fn open_dir_checking_small(
+    dir: &Path,
+    skip_origin: bool,
+    small: usize,
+) -> Result<(Vec<MappedLevel>, Pending, Option<TableFileError>), TableFileError> {
     let ranker = super::Ranker::new();
     let mut levels = Vec::new();
+    let mut pending = Pending {
+        dir: dir.to_path_buf(),
+        skip_origin,
+        levels: Vec::new(),
+    };
     let mut refused = None;
     for n in (2..=super::MAX_COUNTERS).step_by(2) {
         let path = dir.join(level_file_name(n, skip_origin));
@@ -280,12 +351,18 @@ pub fn open_dir(
             break;
         }
         let states = ranker.count(n) as usize * 2;
-        match map_level(&path, n, skip_origin, states) {
-            Ok((level, _)) => levels.push(Level::Mapped(level)),
-            Err(e) => {
-                refused = Some(e);
-                break;
+        let mapped = map_unchecked(&path, n, skip_origin, states).and_then(|(level, _)| {
+            if pending.is_empty() && level.bytes() <= small {
+                check_sum(&path, &level)?;
+                levels.push(level);
+            } else {
+                pending.levels.push((n, level));
             }
+            Ok(())
+        });
+        if let Err(e) = mapped {
+            refused = Some(e);
+            break;
         }
     }
     if levels.is_empty() {
@@ -293,7 +370,32 @@ pub fn open_dir(
             path: dir.join(level_file_name(2, skip_origin)),
         }));
     }
-    Ok((Table::with_even_levels(levels, skip_origin), refused))
+    Ok((levels, pending, refused))
+}
+
+/// Checks the pending levels one by one, smallest first, handing `checked` the table of
+/// the levels sound so far (`levels` and those after it) after each; returns the first
+/// unsound file, which ends the levels used.
+pub(super) fn check_pending(
+    mut levels: Vec<MappedLevel>,
+    pending: Pending,
+    checked: &mut dyn FnMut(Arc<Table>),
+) -> Option<TableFileError> {
+    for (n, level) in pending.levels {
+        let path = pending.dir.join(level_file_name(n, pending.skip_origin));
+        if let Err(e) = check_sum(&path, &level) {
+            return Some(e);
+        }
+        levels.push(level);
+        checked(Arc::new(table_of(&levels, pending.skip_origin)));
+    }
+    None
+}
+
+/// The table of mapped levels `2, 4, ...` (their maps shared, not copied).
+pub(super) fn table_of(levels: &[MappedLevel], skip_origin: bool) -> Table {
+    let levels = levels.iter().cloned().map(Level::Mapped).collect();
+    Table::with_even_levels(levels, skip_origin)
 }
 
 /// Builds the tables up to `max_counters` in `dir`, a file a level: a level whose file
@@ -462,6 +564,38 @@ mod tests {
             missing.contains("mangala-skip-origin-02.ltb is missing"),
             "{missing}"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Large files are checked after the folder is opened, level by level: each is
+    /// used once it has passed, and a damaged one ends the levels used.
+    #[test]
+    fn large_files_are_checked_level_by_level_after_opening() {
+        let dir = scratch("pending");
+        build_into(&dir, 10, false, 2, &mut Vec::new()).unwrap();
+        let ten = dir.join(level_file_name(10, false));
+        let mut bytes = std::fs::read(&ten).unwrap();
+        bytes[HEADER + 1000] ^= 0x01;
+        std::fs::write(&ten, &bytes).unwrap();
+        // 2 to 6 counters are under 200 kB: checked at once; 8 and 10 are not.
+        let (levels, pending, refused) = open_dir_checking_small(&dir, false, 200_000).unwrap();
+        assert_eq!(levels.len(), 3);
+        assert_eq!(pending.up_to(), 10);
+        assert!(refused.is_none());
+        let mut published = Vec::new();
+        let refused = check_pending(levels, pending, &mut |table| {
+            published.push(table.max_counters())
+        });
+        assert_eq!(published, [8]);
+        let refused = refused.unwrap().to_string();
+        assert!(
+            refused.contains("mangala-10.ltb does not match its checksum"),
+            "{refused}"
+        );
+        // The whole check at once finds the same.
+        let (table, refused) = open_dir(&dir, false).unwrap();
+        assert_eq!(table.max_counters(), 8);
+        assert!(refused.is_some());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -440,19 +440,33 @@ impl Building {
 
 /// The tables of a folder of table files (`EndgamePath`), for both sowing rules where
 /// the folder has them; opened once and shared by every engine of the process.
+///
+/// Opening checks every file's header and length, and the checksums of the small
+/// files; the large ones' checksums are checked on a thread of their own, and each
+/// level is used once its file has passed (see [`TableFiles::table`]).
 pub struct TableFiles {
     dir: PathBuf,
     /// By sowing rule: `[default, skip-origin]`.
-    tables: [Option<Arc<Table>>; 2],
-    /// The files refused, with why: the levels from there up are not used.
-    refused: Vec<TableFileError>,
+    state: Mutex<[RuleFiles; 2]>,
+    checked: Condvar,
+}
+
+#[derive(Default)]
+struct RuleFiles {
+    /// The levels checked so far.
+    table: Option<Arc<Table>>,
+    /// The file that ended the levels used, with why.
+    refused: Option<TableFileError>,
+    /// The most counters of the levels still being checked (0: none).
+    checking_up_to: usize,
 }
 
 static FILES: Mutex<Vec<(PathBuf, std::sync::Weak<TableFiles>)>> = Mutex::new(Vec::new());
 
 impl TableFiles {
     /// The tables in `dir`, mapped into memory (see [`open_dir`]); a folder already
-    /// opened by an engine of the process is shared, not opened again.
+    /// opened by an engine of the process is shared, not opened again. A folder
+    /// without a sound first level for either rule is refused.
     pub fn open(dir: &Path) -> Result<Arc<TableFiles>, TableFileError> {
         let dir = std::fs::canonicalize(dir).map_err(|error| TableFileError::Io {
             path: dir.to_path_buf(),
@@ -467,41 +481,86 @@ impl TableFiles {
         {
             return Ok(found);
         }
-        let mut refused = Vec::new();
-        let mut tables = [None, None];
-        for (slot, skip_origin) in tables.iter_mut().zip([false, true]) {
-            match open_dir(&dir, skip_origin) {
-                Ok((table, refusal)) => {
-                    *slot = Some(Arc::new(table));
-                    refused.extend(refusal);
+        let mut rules: [RuleFiles; 2] = Default::default();
+        let mut to_check = Vec::new();
+        let mut first_error = None;
+        for (rule, skip_origin) in rules.iter_mut().zip([false, true]) {
+            match file::open_dir_checking_small(&dir, skip_origin, file::CHECKED_AT_ONCE) {
+                Ok((levels, pending, refused)) => {
+                    rule.table = Some(Arc::new(file::table_of(&levels, skip_origin)));
+                    rule.refused = refused;
+                    rule.checking_up_to = pending.up_to();
+                    if !pending.is_empty() {
+                        to_check.push((skip_origin, levels, pending));
+                    }
                 }
                 Err(TableFileError::Missing { .. }) => {}
-                Err(e) => refused.push(e),
+                Err(e) => first_error = first_error.or(Some(e)),
             }
         }
-        if tables.iter().all(Option::is_none) {
-            return Err(refused
-                .into_iter()
-                .next()
-                .unwrap_or(TableFileError::Missing {
-                    path: dir.join(level_file_name(2, false)),
-                }));
+        if rules.iter().all(|r| r.table.is_none()) {
+            return Err(first_error.unwrap_or(TableFileError::Missing {
+                path: dir.join(level_file_name(2, false)),
+            }));
         }
-        for e in &refused {
+        for e in rules.iter().filter_map(|r| r.refused.as_ref()) {
             log::warn!("{e}");
         }
         let files = Arc::new(TableFiles {
             dir: dir.clone(),
-            tables,
-            refused,
+            state: Mutex::new(rules),
+            checked: Condvar::new(),
         });
+        if !to_check.is_empty() {
+            let checker = files.clone();
+            std::thread::spawn(move || checker.check(to_check));
+        }
         opened.push((dir, Arc::downgrade(&files)));
         Ok(files)
     }
 
-    /// The table for the sowing rule, if the folder has one.
-    pub fn table(&self, skip_origin: bool) -> Option<&Arc<Table>> {
-        self.tables[usize::from(skip_origin)].as_ref()
+    /// Checks the large files' checksums, publishing each level as it passes.
+    fn check(&self, to_check: Vec<(bool, Vec<file::MappedLevel>, file::Pending)>) {
+        let started = std::time::Instant::now();
+        for (skip_origin, levels, pending) in to_check {
+            let rule = usize::from(skip_origin);
+            let refused = file::check_pending(levels, pending, &mut |table| {
+                lock(&self.state)[rule].table = Some(table);
+            });
+            if let Some(e) = &refused {
+                log::warn!("{e}");
+            }
+            let mut state = lock(&self.state);
+            // A checksum that failed ends the levels before a file refused at opening.
+            state[rule].refused = refused.or(state[rule].refused.take());
+            state[rule].checking_up_to = 0;
+        }
+        log::info!(
+            "endgame table files in {} checked in {:.1} s",
+            self.dir.display(),
+            started.elapsed().as_secs_f64()
+        );
+        self.checked.notify_all();
+    }
+
+    /// The table of the levels checked so far for the sowing rule, if the folder has
+    /// one.
+    pub fn table(&self, skip_origin: bool) -> Option<Arc<Table>> {
+        lock(&self.state)[usize::from(skip_origin)].table.clone()
+    }
+
+    /// The most counters of the levels whose files are still being checked, if any.
+    pub fn checking_up_to(&self, skip_origin: bool) -> Option<usize> {
+        let up_to = lock(&self.state)[usize::from(skip_origin)].checking_up_to;
+        (up_to > 0).then_some(up_to)
+    }
+
+    /// Waits until every file has been checked.
+    pub fn wait_checked(&self) {
+        let mut state = lock(&self.state);
+        while state.iter().any(|r| r.checking_up_to > 0) {
+            state = self.checked.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
     }
 
     /// The folder, as the engine found it.
@@ -509,9 +568,13 @@ impl TableFiles {
         &self.dir
     }
 
-    /// The files refused when the folder was opened.
-    pub fn refused(&self) -> &[TableFileError] {
-        &self.refused
+    /// What is wrong with the files refused so far (each ends its rule's levels used).
+    pub fn refused(&self) -> Vec<String> {
+        let state = lock(&self.state);
+        state
+            .iter()
+            .filter_map(|r| r.refused.as_ref().map(ToString::to_string))
+            .collect()
     }
 }
 
