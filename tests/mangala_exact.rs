@@ -160,12 +160,13 @@ fn compare_with_brute_force(
             exact.lower
         );
         // The move keeps the value: after it, the brute force proves the same margin
-        // (looking further if the tables let the engine see beyond the horizon).
+        // (looking further if the tables let the engine see beyond the horizon: a
+        // table line may take a dozen plies more before it leaves its level).
         let mv = result.best_move.expect("a move");
         let us = position.to_move();
         position.play(mv);
         let mut ignored = 0;
-        let kept = (horizon - 1..horizon + 6).find(|&h| {
+        let kept = (horizon - 1..horizon + 16).find(|&h| {
             let after = brute_force(&mut position, h, &mut ignored).seen_by(us, &position);
             assert!(
                 after.upper >= exact.lower,
