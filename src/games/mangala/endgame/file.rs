@@ -317,15 +317,9 @@ pub fn open_dir(
     dir: &Path,
     skip_origin: bool,
 ) -> Result<(Table, Option<TableFileError>), TableFileError> {
-    let (mut levels, pending, mut refused) =
+    let (mut levels, pending, refused) =
         open_dir_checking_small(dir, skip_origin, CHECKED_AT_ONCE)?;
-    for (n, level) in pending.levels {
-        if let Err(e) = check_sum(&dir.join(level_file_name(n, skip_origin)), &level) {
-            refused = Some(e);
-            break;
-        }
-        levels.push(level);
-    }
+    let refused = check_pending(&mut levels, pending, &mut |_| {}).or(refused);
     Ok((table_of(&levels, skip_origin), refused))
 }
 
@@ -373,13 +367,13 @@ pub(super) fn open_dir_checking_small(
     Ok((levels, pending, refused))
 }
 
-/// Checks the pending levels one by one, smallest first, handing `checked` the table of
-/// the levels sound so far (`levels` and those after it) after each; returns the first
-/// unsound file, which ends the levels used.
+/// Checks the pending levels one by one, smallest first, adding each that passes to
+/// `levels` and handing `checked` the levels sound so far; returns the first unsound
+/// file, which ends the levels used.
 pub(super) fn check_pending(
-    mut levels: Vec<MappedLevel>,
+    levels: &mut Vec<MappedLevel>,
     pending: Pending,
-    checked: &mut dyn FnMut(Arc<Table>),
+    checked: &mut dyn FnMut(&[MappedLevel]),
 ) -> Option<TableFileError> {
     for (n, level) in pending.levels {
         let path = pending.dir.join(level_file_name(n, pending.skip_origin));
@@ -387,7 +381,7 @@ pub(super) fn check_pending(
             return Some(e);
         }
         levels.push(level);
-        checked(Arc::new(table_of(&levels, pending.skip_origin)));
+        checked(levels);
     }
     None
 }
@@ -439,9 +433,11 @@ pub fn build_into(
             let file = path(n);
             write_level(&file, n, skip_origin, &level, sweeps)?;
             let states = level.len();
-            // The level is held from its file from now on: its memory goes back.
+            // The level is held from its file from now on: its memory goes back. Its
+            // checksum was just computed from these very bytes: no need to read them
+            // all again.
             drop(level);
-            let (mapped, _) = map_level(&file, n, skip_origin, states)?;
+            let (mapped, _) = map_unchecked(&file, n, skip_origin, states)?;
             let _ = writeln!(
                 progress.borrow_mut(),
                 "{n:>2} counters: built in {sweeps} sweeps and written to {} ({} bytes) at {:.1} s",
@@ -578,13 +574,13 @@ mod tests {
         bytes[HEADER + 1000] ^= 0x01;
         std::fs::write(&ten, &bytes).unwrap();
         // 2 to 6 counters are under 200 kB: checked at once; 8 and 10 are not.
-        let (levels, pending, refused) = open_dir_checking_small(&dir, false, 200_000).unwrap();
+        let (mut levels, pending, refused) = open_dir_checking_small(&dir, false, 200_000).unwrap();
         assert_eq!(levels.len(), 3);
         assert_eq!(pending.up_to(), 10);
         assert!(refused.is_none());
         let mut published = Vec::new();
-        let refused = check_pending(levels, pending, &mut |table| {
-            published.push(table.max_counters())
+        let refused = check_pending(&mut levels, pending, &mut |sound| {
+            published.push(2 * sound.len())
         });
         assert_eq!(published, [8]);
         let refused = refused.unwrap().to_string();

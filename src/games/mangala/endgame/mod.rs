@@ -524,7 +524,9 @@ impl TableFiles {
         let started = std::time::Instant::now();
         for (skip_origin, levels, pending) in to_check {
             let rule = usize::from(skip_origin);
-            let refused = file::check_pending(levels, pending, &mut |table| {
+            let mut levels = levels;
+            let refused = file::check_pending(&mut levels, pending, &mut |sound| {
+                let table = Arc::new(file::table_of(sound, skip_origin));
                 lock(&self.state)[rule].table = Some(table);
             });
             if let Some(e) = &refused {
