@@ -272,6 +272,40 @@ enum Command {
         #[arg(long, default_value_t = 600)]
         max_plies: usize,
     },
+    /// Trains a Sena-Mukha evaluation network on `ludus datagen` files and writes it
+    /// (protocol-spec/nnue.md).
+    Train {
+        /// A data file of `ludus datagen` (repeatable).
+        #[arg(long = "data", required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// The network file to write.
+        #[arg(long)]
+        output: std::path::PathBuf,
+        /// The hidden layer's size: a multiple of 16 from 16 to 2048.
+        #[arg(long, default_value_t = 256)]
+        hidden: usize,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 10)]
+        epochs: usize,
+        /// Positions a step.
+        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+        batch: u64,
+        /// Adam's rate at the start (it falls along a cosine to a hundredth of it).
+        #[arg(long, default_value_t = 0.001)]
+        rate: f32,
+        /// The search score's share of the target; the rest is the game's result.
+        #[arg(long, default_value_t = 0.75)]
+        lambda: f32,
+        /// The share of the games held out to measure the loss on.
+        #[arg(long, default_value_t = 0.05)]
+        holdout: f64,
+        /// The random seed of the first weights, the held-out games and the order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads (default: one per core); the network does not depend on them.
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Prints random openings for `ludus match --openings`: distinct lines of random
     /// legal moves from the start.
     Openings {
@@ -455,6 +489,38 @@ fn main() -> ExitCode {
             }
         };
     }
+    if let Command::Train {
+        data,
+        output,
+        hidden,
+        epochs,
+        batch,
+        rate,
+        lambda,
+        holdout,
+        seed,
+        threads,
+    } = command
+    {
+        let settings = games::senamukha::nnue::train::Settings {
+            hidden,
+            epochs,
+            batch: batch as usize,
+            rate,
+            lambda,
+            holdout,
+            seed,
+            threads: threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        };
+        return match games::train(&data, &output, &settings, &mut std::io::stderr()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("ludus: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if let Command::Serve {
         listen,
         sessions,
@@ -534,6 +600,7 @@ fn main() -> ExitCode {
         Command::Bench { .. }
         | Command::Endgame { .. }
         | Command::Datagen { .. }
+        | Command::Train { .. }
         | Command::Match(_)
         | Command::Serve { .. } => games::DEFAULT.to_string(),
     };
@@ -696,6 +763,7 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
         }
         Command::Endgame { .. }
         | Command::Datagen { .. }
+        | Command::Train { .. }
         | Command::Match(_)
         | Command::Serve { .. } => Ok(()),
         Command::Perft {

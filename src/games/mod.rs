@@ -93,6 +93,17 @@ pub fn datagen(
     crate::search::datagen::run::<senamukha::Position>(settings, path, progress)
 }
 
+/// `ludus train`: a Sena-Mukha evaluation network from `ludus datagen` files, see
+/// [`senamukha::nnue::train`].
+pub fn train(
+    data: &[std::path::PathBuf],
+    output: &std::path::Path,
+    settings: &senamukha::nnue::train::Settings,
+    progress: &mut dyn std::io::Write,
+) -> Result<(), senamukha::nnue::train::TrainError> {
+    senamukha::nnue::train::run(data, output, settings, progress)
+}
+
 /// How front ends present the game called `name` (case-insensitive); `None` for a
 /// name that is no game.
 pub fn descriptor(name: &str) -> Option<crate::game::Descriptor> {

@@ -207,23 +207,35 @@ pub fn read_record<G: Packed>(bytes: &[u8]) -> Result<Record<G>, PositionError> 
 
 /// Reads a whole data file of `G`: every record, in file order.
 pub fn read_file<G: Packed>(path: &Path) -> Result<Vec<Record<G>>, DatagenError> {
+    let mut records = Vec::new();
+    read_each::<G>(path, &mut |record| records.push(record))?;
+    Ok(records)
+}
+
+/// Reads a data file of `G` record by record, in file order, without holding its
+/// positions all at once (a trainer keeps only what it needs of each); returns the
+/// records read.
+pub fn read_each<G: Packed>(
+    path: &Path,
+    each: &mut dyn FnMut(Record<G>),
+) -> Result<usize, DatagenError> {
     let io = |error| DatagenError::Io {
         path: path.to_path_buf(),
         error,
     };
     let bytes = std::fs::read(path).map_err(io)?;
     check_header::<G>(path, &bytes)?;
-    bytes[HEADER..]
-        .chunks_exact(record_size::<G>())
-        .enumerate()
-        .map(|(record, chunk)| {
-            read_record::<G>(chunk).map_err(|error| DatagenError::Record {
-                path: path.to_path_buf(),
-                record,
-                error,
-            })
-        })
-        .collect()
+    let mut count = 0;
+    for (record, chunk) in bytes[HEADER..].chunks_exact(record_size::<G>()).enumerate() {
+        let read = read_record::<G>(chunk).map_err(|error| DatagenError::Record {
+            path: path.to_path_buf(),
+            record,
+            error,
+        })?;
+        each(read);
+        count += 1;
+    }
+    Ok(count)
 }
 
 /// Opens `path` for appending games: a new file gets its header; an existing one must

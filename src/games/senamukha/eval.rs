@@ -539,9 +539,15 @@ fn quiet(position: &Position, played: Move) -> bool {
         .any(|&mv| super::exchange::at_least(position, mv, 1))
 }
 
+/// The largest evaluation the network may give, well below proven wins and mates.
+const NETWORK_BOUND: Value = 10_000;
+
 impl TwoPlayerGame for Position {
     fn evaluate(&self) -> Value {
-        evaluate(self)
+        match self.network_evaluation() {
+            Some(value) => value.clamp(-NETWORK_BOUND, NETWORK_BOUND),
+            None => evaluate(self),
+        }
     }
 
     fn rule_end(&self, _ply: u32) -> Option<Value> {

@@ -14,6 +14,7 @@ mod eval;
 mod exchange;
 mod fen;
 mod movegen;
+pub mod nnue;
 mod notation;
 pub mod packed;
 mod position;

@@ -2,7 +2,11 @@
 //! repetition and the end of the game.
 
 use super::attacks::{self, rotated_bit};
+use std::sync::Arc;
+
 use super::board::{Bitboard, Color, Kind, Piece, SQUARES, Square};
+use super::nnue::incremental::Incremental;
+use super::nnue::network::Network;
 use crate::game::{EndReason, Outcome, Verdict, splitmix64};
 
 /// The side to move is in check and has no legal move: the other side wins.
@@ -135,6 +139,9 @@ pub struct Position {
     fullmove_number: u32,
     history: Vec<Undo>,
     rules: Rules,
+    /// The network's accumulators when a network evaluates the position (the search
+    /// attaches one), kept up to date by `play` and `undo`.
+    nnue: Option<Box<Incremental>>,
 }
 
 impl std::fmt::Debug for Position {
@@ -158,6 +165,7 @@ impl Position {
             fullmove_number: 1,
             history: Vec::new(),
             rules: Rules::default(),
+            nnue: None,
         }
     }
 
@@ -189,6 +197,23 @@ impl Position {
         self.kinds[piece.kind.index()] ^= sq.bit();
         self.colors[piece.color.index()] ^= sq.bit();
         self.hash ^= ZOBRIST.pieces[piece.index()][sq.index()];
+    }
+
+    /// Has `network` evaluate this position and those the moves from it lead to
+    /// (`None`: the hand-written evaluation).
+    pub fn use_network(&mut self, network: Option<Arc<Network>>) {
+        self.nnue = network.map(|network| Box::new(Incremental::new(network, self)));
+    }
+
+    /// The network's evaluation from the side to move's view, when a network is in use.
+    pub fn network_evaluation(&self) -> Option<i32> {
+        self.nnue.as_ref().map(|nnue| nnue.evaluate(self.side))
+    }
+
+    /// The network's accumulators, White's and Black's, when one is in use (tests).
+    #[cfg(test)]
+    pub(super) fn network_accumulators(&self) -> Option<[&[i16]; 2]> {
+        self.nnue.as_ref().map(|nnue| nnue.accumulators())
     }
 
     /// The rule options in force.
@@ -287,6 +312,10 @@ impl Position {
         if piece.kind == Kind::King {
             self.kings[piece.color.index()] = to;
         }
+        if let Some(mut nnue) = self.nnue.take() {
+            nnue.play(self, piece, (from, to), arrived, captured);
+            self.nnue = Some(nnue);
+        }
         self.halfmove_clock = if captured.is_some() || piece.kind == Kind::Pawn {
             0
         } else {
@@ -329,6 +358,9 @@ impl Position {
         }
         self.hash = undo.hash;
         self.halfmove_clock = undo.halfmove_clock;
+        if let Some(nnue) = &mut self.nnue {
+            nnue.undo();
+        }
         Some(undo.mv)
     }
 

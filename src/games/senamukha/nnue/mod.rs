@@ -1,0 +1,15 @@
+//! A learnt evaluation of Sena-Mukha: a network updated incrementally as men move
+//! (NNUE), trained on positions of ludus's own games (`ludus datagen`, `ludus train`).
+//!
+//! - [`features`]: the inputs, each side's view of which man stands where;
+//! - [`network`]: the network in integers, as the search evaluates it, and its file;
+//! - [`incremental`]: its accumulators kept up to date along the search's line;
+//! - [`train`]: the trainer, in floats.
+
+pub mod features;
+pub mod incremental;
+pub mod network;
+pub mod train;
+
+#[cfg(test)]
+mod tests;
