@@ -212,7 +212,7 @@ impl Position {
 
     /// The network's accumulators, White's and Black's, when one is in use (tests).
     #[cfg(test)]
-    pub(super) fn network_accumulators(&self) -> Option<[&[i16]; 2]> {
+    pub(crate) fn network_accumulators(&self) -> Option<[&[i16]; 2]> {
         self.nnue.as_ref().map(|nnue| nnue.accumulators())
     }
 

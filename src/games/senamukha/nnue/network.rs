@@ -47,7 +47,7 @@ pub const HIDDEN_SIZES: &str = "the hidden size is a multiple of 16 from 16 to 2
 /// Whether `hidden` may be a hidden layer's size: whole vectors of 16 lanes, and few
 /// enough that the output's sum stays within i32.
 pub fn hidden_size_is_valid(hidden: usize) -> bool {
-    hidden > 0 && hidden <= MAX_HIDDEN && hidden % 16 == 0
+    hidden > 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(16)
 }
 
 const MAGIC: &[u8; 8] = b"LUDUSNNU";

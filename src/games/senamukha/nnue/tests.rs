@@ -260,3 +260,41 @@ fn views_give_inputs_within_the_network() {
         }
     }
 }
+
+#[test]
+fn the_incremental_accumulators_equal_a_refresh_after_every_move_and_undo() {
+    let network = std::sync::Arc::new(grown_network(32, 13).quantise());
+    let check = |position: &Position| {
+        let [white, black] = position.network_accumulators().unwrap();
+        for (side, values) in [(Color::White, white), (Color::Black, black)] {
+            let mut fresh = vec![0; network.hidden()];
+            network.refresh_into(position, View::of(position, side), &mut fresh);
+            assert_eq!(values, &fresh[..], "{side:?} after {:?}", position.fen());
+        }
+        assert_eq!(
+            position.network_evaluation(),
+            Some(network.evaluate(position))
+        );
+    };
+    let mut rng = Rng(77);
+    let mut moves = Vec::new();
+    for _ in 0..20 {
+        let mut position = Position::start();
+        position.use_network(Some(network.clone()));
+        let mut played = 0;
+        for _ in 0..200 {
+            moves.clear();
+            Game::legal_moves(&position, &mut moves);
+            if moves.is_empty() || Game::outcome(&position).is_some() {
+                break;
+            }
+            position.play(moves[rng.below(moves.len())]);
+            played += 1;
+            check(&position);
+        }
+        for _ in 0..played {
+            position.undo();
+            check(&position);
+        }
+    }
+}
