@@ -273,7 +273,7 @@ enum Command {
         max_plies: usize,
     },
     /// Trains a Sena-Mukha evaluation network on `ludus datagen` files and writes it
-    /// (protocol-spec/nnue.md).
+    /// (protocol-spec/command-line.md).
     Train {
         /// A data file of `ludus datagen` (repeatable).
         #[arg(long = "data", required = true)]
