@@ -161,8 +161,9 @@ enum Command {
         /// Transposition table size in MiB (1 to 16384, as the protocol's Hash).
         #[arg(long, default_value_t = 64, value_parser = ludus::engine::parse_hash)]
         hash: usize,
-        /// An engine option, as name=value (repeatable): Mentula's Algorithm
-        /// (brs, paranoid, mcts), Mangala II's Endgame Counters and EndgamePath.
+        /// An engine option, as name=value (repeatable): Sena-Mukha's EvalFile and Use
+        /// NNUE, Mentula's Algorithm (brs, paranoid, mcts), Mangala II's Endgame
+        /// Counters and EndgamePath.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
         /// Mangala II endgame tables from this folder (`ludus endgame --write` makes

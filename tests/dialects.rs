@@ -247,7 +247,7 @@ fn uci_serves_mangala_and_a_quit_during_a_search() {
     engine.send("setoption name castling value on");
     assert_eq!(
         engine.line(),
-        "info string error: unknown option \"castling\" (the options are Hash, Threads, Move Overhead, MultiPV, Ponder, n-move-rule, Endgame Counters, EndgamePath, skip-origin, ply-limit)"
+        "info string error: unknown option \"castling\" (the options are Hash, Threads, Move Overhead, MultiPV, Ponder, EvalFile, Use NNUE, n-move-rule, Endgame Counters, EndgamePath, skip-origin, ply-limit)"
     );
     engine.send("position startpos moves A b");
     engine.send("go movetime 100");
@@ -602,4 +602,38 @@ fn uci_refuses_numbers_out_of_range_and_leaves_them_out() {
             started.elapsed()
         );
     }
+}
+
+/// XBoard declares a check option `-check 0` and sets it with 1 or 0: the engine takes
+/// those as true and false, and refuses anything else with the option's values.
+#[test]
+fn cecp_sets_check_options_with_one_and_zero() {
+    let mut engine = Process::start();
+    engine.send("xboard");
+    engine.send("protover 2");
+    let features = engine.until(|l| l.contains("done=1"));
+    assert!(
+        features
+            .iter()
+            .any(|l| l == "feature option=\"Use NNUE -check 0\""),
+        "{features:?}"
+    );
+    assert!(
+        features
+            .iter()
+            .any(|l| l == "feature option=\"EvalFile -string \""),
+        "{features:?}"
+    );
+    engine.send("option Use NNUE=1");
+    engine.send("option Use NNUE=0");
+    engine.send("option Use NNUE=2");
+    engine.send("ping 1");
+    let lines = engine.until(|l| l == "pong 1");
+    assert_eq!(
+        lines,
+        [
+            "Error (Use NNUE takes true or false, not \"2\"): option Use NNUE=2",
+            "pong 1"
+        ]
+    );
 }

@@ -237,7 +237,7 @@ fn options_and_rules() {
     );
     assert_eq!(
         d.ask_one("setoption name castling value on"),
-        "? unknown option \"castling\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, n-move-rule)"
+        "? unknown option \"castling\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, EvalFile, Use NNUE, n-move-rule)"
     );
     assert_eq!(
         d.ask_one("setoption hash 8"),
@@ -270,7 +270,7 @@ fn options_and_rules() {
     d.ask_one("game senamukha");
     assert_eq!(
         d.ask_one("setoption name Endgame Counters value 4"),
-        "? unknown option \"Endgame Counters\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, n-move-rule)"
+        "? unknown option \"Endgame Counters\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, EvalFile, Use NNUE, n-move-rule)"
     );
     d.close();
 }
@@ -664,6 +664,90 @@ fn endgame_path_takes_a_folder_of_table_files() {
     assert!(d.line().starts_with("bestmove "));
     // Emptied, the engine goes back to the tables it builds.
     assert_eq!(d.ask_one("setoption name EndgamePath value <empty>"), "=");
+    let _ = std::fs::remove_dir_all(&dir);
+    d.close();
+}
+
+/// A network file of `hidden` numbers with weights in a fixed pattern (small, so that
+/// the evaluations stay in range).
+fn network_file(hidden: usize) -> Vec<u8> {
+    use ludus::games::senamukha::nnue::{features::INPUTS, network::Network};
+    let pattern = |n: usize, salt: usize| -> Vec<i16> {
+        (0..n)
+            .map(|i| ((i * 7919 + salt) % 61) as i16 - 30)
+            .collect()
+    };
+    Network::new(
+        hidden,
+        pattern(INPUTS * hidden, 1),
+        pattern(hidden, 2),
+        pattern(2 * hidden, 3),
+        0,
+    )
+    .to_bytes()
+}
+
+/// `EvalFile` and `Use NNUE` through the protocol: listed, a damaged file refused with
+/// its reason, a good one used and said so when the search starts.
+#[test]
+fn eval_file_and_use_nnue_choose_sena_mukhas_evaluation() {
+    let dir = std::env::temp_dir().join(format!("ludus-nn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    let damaged = dir.join("bad.nnue");
+    let mut bytes = network_file(16);
+    std::fs::write(&good, &bytes).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&damaged, &bytes).unwrap();
+
+    let mut d = Daemon::start();
+    let listed = d.ask("list_options");
+    assert!(
+        listed
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <empty>")
+    );
+    assert!(
+        listed
+            .iter()
+            .any(|l| l == "option name Use NNUE type check default false")
+    );
+    assert_eq!(
+        d.ask_one("setoption name Use NNUE value maybe"),
+        "? Use NNUE takes true or false, not \"maybe\""
+    );
+    assert_eq!(d.ask_one("setoption name use nnue value TRUE"), "=");
+    assert_eq!(
+        d.ask_one(&format!(
+            "setoption name EvalFile value {}",
+            damaged.display()
+        )),
+        format!(
+            "? EvalFile {:?} cannot be used: the network's weights do not match its checksum: the file is damaged",
+            damaged.display().to_string()
+        )
+    );
+    // Without a network, the search says it evaluates by hand.
+    assert_eq!(d.ask_one("go depth 1"), "=");
+    assert_eq!(
+        d.line(),
+        "info string evaluation: hand-written, as EvalFile names no network"
+    );
+    while !d.line().starts_with("bestmove ") {}
+    assert_eq!(
+        d.ask_one(&format!("setoption name EvalFile value {}", good.display())),
+        "="
+    );
+    assert_eq!(d.ask_one("go depth 2"), "=");
+    assert_eq!(
+        d.line(),
+        format!(
+            "info string evaluation: network of 16 hidden from {}",
+            good.display()
+        )
+    );
+    while !d.line().starts_with("bestmove ") {}
     let _ = std::fs::remove_dir_all(&dir);
     d.close();
 }

@@ -130,6 +130,7 @@ pub fn engine(option: &EngineOption, limit: Option<u32>) -> OptionSpec {
             values,
         },
         EngineOptionKind::Path => OptionKind::Text { default: "" },
+        EngineOptionKind::Check { default } => OptionKind::Check { default },
     };
     OptionSpec {
         name: option.name,
@@ -212,11 +213,7 @@ pub fn parse_multi_pv(value: &str) -> Result<usize, EngineError> {
 
 /// Reads a check option's value: `true` or `false`.
 pub fn parse_check(name: &str, value: &str) -> Result<bool, EngineError> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(bad(name, value, "true or false".to_string())),
-    }
+    crate::search::parse_check(name, value).map_err(EngineError::OptionValue)
 }
 
 #[cfg(test)]

@@ -231,6 +231,19 @@ impl Session {
         }
     }
 
+    /// `value` as the engine reads it: XBoard writes a check option's value as 1 or 0,
+    /// the engine reads true or false.
+    fn engine_value(&mut self, name: &str, value: &str) -> String {
+        let check = self.engine.options().iter().any(|spec| {
+            matches!(spec.kind, OptionKind::Check { .. }) && spec.name.eq_ignore_ascii_case(name)
+        });
+        match value {
+            "1" if check => "true".to_string(),
+            "0" if check => "false".to_string(),
+            _ => value.to_string(),
+        }
+    }
+
     /// `exclude` and `include` in analysis: `all`, or one move.
     fn exclude(&mut self, line: &str, exclude: bool, what: &str) {
         self.halt(false);
@@ -679,7 +692,8 @@ impl Session {
                         if analysing {
                             self.halt(false);
                         }
-                        self.set_option_between_searches(line, name.trim(), value.trim());
+                        let value = self.engine_value(name.trim(), value.trim());
+                        self.set_option_between_searches(line, name.trim(), &value);
                         if analysing {
                             self.restart_analysis();
                         }

@@ -361,6 +361,20 @@ impl Budget {
     }
 }
 
+/// Limits of `depth` plies whose notes are collected in `told` (tests of what a search
+/// tells).
+#[cfg(test)]
+pub(crate) fn depth_noting(depth: u32, told: &Arc<std::sync::Mutex<Vec<String>>>) -> Limits {
+    let told = told.clone();
+    Limits {
+        depth: Some(depth),
+        notes: Some(Notes(Arc::new(move |text: &str| {
+            told.lock().unwrap().push(text.to_string())
+        }))),
+        ..Limits::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

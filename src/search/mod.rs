@@ -28,6 +28,8 @@ pub(crate) mod two_player;
 
 pub use two_player::MAX_THREADS;
 
+#[cfg(test)]
+pub(crate) use limits::depth_noting;
 pub use limits::{Budget, Clock, Limits, MAX_DEPTH, Notes, Pondering, RootMoves};
 pub use tt::MemoryError;
 
@@ -203,6 +205,8 @@ pub enum EngineOptionKind {
     },
     /// A path to files the engine reads (empty, the default: none).
     Path,
+    /// On or off (`true` or `false`).
+    Check { default: bool },
 }
 
 /// An engine option's value, as the engine is given it.
@@ -212,20 +216,24 @@ pub enum OptionValue {
     Number(u32),
     /// A path; `None` for the empty value.
     Path(Option<std::path::PathBuf>),
+    /// On or off.
+    Check(bool),
 }
 
 impl EngineOption {
-    /// The number a number option starts at (a choice: its index; a path: 0).
+    /// The number a number option starts at (a choice: its index; a check: 1 when on;
+    /// a path: 0).
     pub fn default_number(&self) -> u32 {
         match self.kind {
             EngineOptionKind::Number { default, .. } => default,
             EngineOptionKind::Choice { default, .. } => default as u32,
             EngineOptionKind::Path => 0,
+            EngineOptionKind::Check { default } => u32::from(default),
         }
     }
 
-    /// Reads a value: a number in range, one of the values by name, or a path (empty,
-    /// or `<empty>` as GUIs send it, for none).
+    /// Reads a value: a number in range, one of the values by name, a path (empty, or
+    /// `<empty>` as GUIs send it, for none), or `true` or `false` (any case).
     pub fn parse(&self, value: &str) -> Result<OptionValue, OptionError> {
         match self.kind {
             EngineOptionKind::Number { min, max, .. } => value
@@ -245,7 +253,17 @@ impl EngineOption {
                 let none = path.is_empty() || path == "<empty>";
                 Ok(OptionValue::Path((!none).then(|| path.into())))
             }
+            EngineOptionKind::Check { .. } => parse_check(self.name, value).map(OptionValue::Check),
         }
+    }
+}
+
+/// Reads the value of the check option `name`: `true` or `false`, in any case.
+pub fn parse_check(name: &str, value: &str) -> Result<bool, OptionError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionError::bad_value(name, value, "true or false")),
     }
 }
 

@@ -317,17 +317,7 @@ impl Searchable for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn limits(depth: u32, told: &Arc<std::sync::Mutex<Vec<String>>>) -> Limits {
-        let told = told.clone();
-        Limits {
-            depth: Some(depth),
-            notes: Some(crate::search::Notes(Arc::new(move |text: &str| {
-                told.lock().unwrap().push(text.to_string())
-            }))),
-            ..Limits::default()
-        }
-    }
+    use crate::search::depth_noting;
 
     fn engine_with(counters: u32) -> Engine {
         let mut engine = Position::engine(1);
@@ -351,7 +341,7 @@ mod tests {
                 let result = Position::think(
                     engine,
                     &mut position.clone(),
-                    &limits(6, &told),
+                    &depth_noting(6, &told),
                     &mut |_| {},
                 );
                 assert_eq!(result.info.nodes, 1, "{}", position.fen());
@@ -384,7 +374,7 @@ mod tests {
             let result = Position::think(
                 &mut engine,
                 &mut position.clone(),
-                &limits(7, &told),
+                &depth_noting(7, &told),
                 &mut |_| {},
             );
             answers.push((result.best_move, result.info.scores.clone()));

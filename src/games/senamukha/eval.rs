@@ -20,8 +20,8 @@ use super::board::{
 };
 use super::position::{Move, Position};
 pub use super::weights::WEIGHTS;
-use crate::search::two_player::{Searcher, TwoPlayerGame};
-use crate::search::{Info, Limits, MATE, MemoryError, SearchResult, Value};
+use crate::search::two_player::TwoPlayerGame;
+use crate::search::{MATE, Value};
 
 /// The evaluation's terms: a name and how many weights it has, in the order of
 /// [`WEIGHTS`]. Terms indexed by kind run pawn, knight, elephant, rook, king.
@@ -489,7 +489,7 @@ pub fn features(position: &Position) -> [f64; TERMS] {
 }
 
 /// The names of the weights: `term` or `term.kind` or `term.ranks-to-go`.
-fn weight_names() -> Vec<String> {
+pub(super) fn weight_names() -> Vec<String> {
     LAYOUT
         .iter()
         .flat_map(|&(term, len)| {
@@ -503,7 +503,7 @@ fn weight_names() -> Vec<String> {
 }
 
 /// `weights.rs` for these weights: one line per term of [`LAYOUT`].
-fn weights_source(weights: &[Value]) -> String {
+pub(super) fn weights_source(weights: &[Value]) -> String {
     let mut out = String::from(
         "//! The evaluation's weights, in the order of `eval::LAYOUT`, as `ludus tune fit` \
          writes them\n//! (README, \"Tuning the evaluation\").\n\nuse crate::search::Value;\n\n\
@@ -528,7 +528,7 @@ fn weights_source(weights: &[Value]) -> String {
 
 /// A position worth labelling for the tuner: no check, the move played from it takes
 /// nothing, and no capture of the side to move wins material by the exchange.
-fn quiet(position: &Position, played: Move) -> bool {
+pub(super) fn quiet(position: &Position, played: Move) -> bool {
     if Position::in_check(position) || position.is_tactical(played) {
         return false;
     }
@@ -545,6 +545,9 @@ const NETWORK_BOUND: Value = 10_000;
 impl TwoPlayerGame for Position {
     fn evaluate(&self) -> Value {
         match self.network_evaluation() {
+            // The rule the network cannot learn from scores alone: a position where
+            // neither side can mate is a draw whatever the men.
+            Some(_) if dead_drawn(self) => 0,
             Some(value) => value.clamp(-NETWORK_BOUND, NETWORK_BOUND),
             None => evaluate(self),
         }
@@ -627,54 +630,6 @@ impl TwoPlayerGame for Position {
         // Ten men (colour and kind) by 121 targets: below PIECE_TO_SIZE.
         let man = self.piece_at(mv.from()).map_or(0, |p| p.index());
         man * SQUARES + mv.to().index()
-    }
-}
-
-/// Sena-Mukha is searched by the two-player alpha-beta.
-impl crate::search::Searchable for Position {
-    type Engine = Searcher<Move>;
-    /// The start, an opening, and the positions before the mating moves of the seed's
-    /// first two games and of the side line of its third.
-    const BENCH_POSITIONS: &'static [&'static str] = &[
-        super::fen::START,
-        "3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/2Nn7/11/11/PPPPP1PPPPP/1RNENKNENRN/3PPPPP3/3NRNEN3 b - - 3 2",
-        "11/3ppp1p3/8r2/3pkp1p2p/p3n6/2e1Pe5/7K1P1/P2P3P2P/4P6/4PP1P3/6r4 b - - 0 73",
-        "11/3pp3R2/3e6k/1p1p4E2/9pp/p10/3P4P2/PP1P5PP/11/3PP1PP3/1K9 w - - 1 89",
-        "2e3r4/3ppppp3/nrn1n1n1nr1/ppp3ppppp/3p1n1k3/3Np6/7PE2/PPPPP1N1PPP/1RN1NKN2R1/3PPPPP3/4R6 w - - 1 33",
-    ];
-    const BENCH_DEPTH: u32 = 7;
-    fn engine(hash_mib: usize) -> Self::Engine {
-        Searcher::new(hash_mib)
-    }
-    fn prepare(engine: &mut Self::Engine) -> Result<(), MemoryError> {
-        engine.prepare()
-    }
-    fn clear(engine: &mut Self::Engine) {
-        engine.clear()
-    }
-    fn set_threads(engine: &mut Self::Engine, threads: usize) {
-        engine.set_threads(threads)
-    }
-    fn tuning() -> Option<crate::search::tuning::Terms<Self>> {
-        Some(crate::search::tuning::Terms {
-            names: weight_names(),
-            weights: &WEIGHTS,
-            frozen: FROZEN,
-            features: |position| features(position).to_vec(),
-            quiet,
-            source: weights_source,
-        })
-    }
-    fn tree_stats(engine: &Self::Engine) -> Option<crate::search::TreeStats> {
-        Some(engine.tree_stats())
-    }
-    fn think(
-        engine: &mut Self::Engine,
-        position: &mut Self,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult<Move> {
-        engine.search(position, limits, report)
     }
 }
 

@@ -6,10 +6,13 @@
 //! - `movegen`: legal move generation and counting;
 //! - `fen`: the position format;
 //! - `notation`: coordinate, long (the seed's) and SAN move text;
-//! - `packed`: a position in 49 bytes, for training data.
+//! - `packed`: a position in 49 bytes, for training data;
+//! - `eval`: the hand-written evaluation; `nnue`: the learnt one;
+//! - `engine`: the search with its evaluation chosen by the engine options.
 
 mod attacks;
 mod board;
+mod engine;
 mod eval;
 mod exchange;
 mod fen;

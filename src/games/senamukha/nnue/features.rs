@@ -81,6 +81,11 @@ impl View {
     /// Every input active in `position` for this view, in no particular order.
     pub fn inputs(self, position: &Position, out: &mut Vec<u16>) {
         out.clear();
+        self.append_inputs(position, out);
+    }
+
+    /// [`View::inputs`], appended to `out`.
+    pub fn append_inputs(self, position: &Position, out: &mut Vec<u16>) {
         for color in [Color::White, Color::Black] {
             for kind in Kind::ALL {
                 for square in Squares::new(position.men(color, kind)) {

@@ -77,15 +77,17 @@ impl Incremental {
                     continue;
                 }
             }
-            out.copy_from_slice(&earlier[at - entry..][..hidden]);
+            let base = &earlier[at - entry..][..hidden];
             let input = |piece: Piece, square| view.input(piece.color, piece.kind, square);
             let added = [input(arrived, to)];
             match captured {
                 Some(victim) => {
                     self.network
-                        .update(out, &added, &[input(moved, from), input(victim, to)])
+                        .update(out, base, &added, &[input(moved, from), input(victim, to)])
                 }
-                None => self.network.update(out, &added, &[input(moved, from)]),
+                None => self
+                    .network
+                    .update(out, base, &added, &[input(moved, from)]),
             }
         }
         self.views.push(after);

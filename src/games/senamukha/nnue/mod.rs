@@ -4,12 +4,14 @@
 //! - [`features`]: the inputs, each side's view of which man stands where;
 //! - [`network`]: the network in integers, as the search evaluates it, and its file;
 //! - [`incremental`]: its accumulators kept up to date along the search's line;
+//! - `simd`: their arithmetic on whole vectors (AVX2 where the processor has it);
 //! - [`train`]: the trainer, in floats.
 
 pub mod features;
 pub mod incremental;
 pub mod network;
+mod simd;
 pub mod train;
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

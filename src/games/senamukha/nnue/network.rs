@@ -28,6 +28,7 @@ use std::fmt;
 use super::super::board::{Color, Kind, Squares};
 use super::super::position::Position;
 use super::features::{INPUTS, View};
+use super::simd;
 
 /// The first layer's quantisation: a float weight w is stored as round(w * QA), and the
 /// hidden values are clipped to 0..=QA (float 0..=1).
@@ -76,6 +77,8 @@ impl fmt::Debug for Network {
 /// Why a network file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetworkError {
+    /// The file cannot be read (the system's reason).
+    Read(String),
     /// Not a ludus network file, or one of another game.
     Foreign(String),
     /// A format version this build does not read.
@@ -91,6 +94,7 @@ pub enum NetworkError {
 impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            NetworkError::Read(why) => write!(f, "the file cannot be read: {why}"),
             NetworkError::Foreign(why) => write!(f, "not a Sena-Mukha network file: {why}"),
             NetworkError::Version(v) => write!(
                 f,
@@ -146,33 +150,43 @@ impl Network {
 
     /// `view`'s accumulator of `position`, from nothing, into `out` (`hidden` long).
     pub fn refresh_into(&self, position: &Position, view: View, out: &mut [i16]) {
-        out.copy_from_slice(&self.input_bias);
+        let mut columns = Vec::with_capacity(64);
         for color in [Color::White, Color::Black] {
             for kind in Kind::ALL {
                 for square in Squares::new(position.men(color, kind)) {
-                    add(out, self.column(view.input(color, kind, square)));
+                    columns.push(self.column(view.input(color, kind, square)));
                 }
             }
         }
+        simd::add_sub(out, &self.input_bias, &columns, &[]);
     }
 
     /// The accumulator of a view whose active inputs are `inputs`.
     pub fn accumulate(&self, inputs: impl Iterator<Item = usize>) -> Vec<i16> {
-        let mut values = self.input_bias.clone();
-        for input in inputs {
-            add(&mut values, self.column(input));
-        }
+        let columns: Vec<&[i16]> = inputs.map(|input| self.column(input)).collect();
+        let mut values = vec![0; self.hidden];
+        simd::add_sub(&mut values, &self.input_bias, &columns, &[]);
         values
     }
 
-    /// Adds the inputs `added` to an accumulator and takes `removed` away.
+    /// `out` = the accumulator `base` with the inputs `added` added and `removed` taken
+    /// away (all `hidden` long).
     #[inline]
-    pub fn update(&self, values: &mut [i16], added: &[usize], removed: &[usize]) {
-        for &input in added {
-            add(values, self.column(input));
-        }
-        for &input in removed {
-            sub(values, self.column(input));
+    pub fn update(&self, out: &mut [i16], base: &[i16], added: &[usize], removed: &[usize]) {
+        match (added, removed) {
+            // A move, and a capture: the cases the search meets at every node.
+            (&[a], &[r]) => simd::add_sub(out, base, &[self.column(a)], &[self.column(r)]),
+            (&[a], &[r, s]) => simd::add_sub(
+                out,
+                base,
+                &[self.column(a)],
+                &[self.column(r), self.column(s)],
+            ),
+            _ => {
+                let added: Vec<&[i16]> = added.iter().map(|&i| self.column(i)).collect();
+                let removed: Vec<&[i16]> = removed.iter().map(|&i| self.column(i)).collect();
+                simd::add_sub(out, base, &added, &removed)
+            }
         }
     }
 
@@ -180,7 +194,10 @@ impl Network {
     /// accumulator and the other side's.
     pub fn output(&self, mover: &[i16], other: &[i16]) -> i32 {
         let (ours, theirs) = self.output_weights.split_at(self.hidden);
-        let sum = clipped_dot(mover, ours) + clipped_dot(other, theirs);
+        // With the trainer's bounds (|w| <= 1.98 * QB) and 2 x 2,048 hidden values at
+        // most, the sum stays within i32.
+        let top = QA as i16;
+        let sum = simd::clipped_dot(mover, ours, top) + simd::clipped_dot(other, theirs, top);
         (i64::from(sum + self.output_bias) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
@@ -219,6 +236,12 @@ impl Network {
         out[38..42].copy_from_slice(&crc32fast::hash(&body).to_le_bytes());
         out.extend_from_slice(&body);
         out
+    }
+
+    /// The network in the file at `path`.
+    pub fn read(path: &std::path::Path) -> Result<Network, NetworkError> {
+        let bytes = std::fs::read(path).map_err(|e| NetworkError::Read(e.to_string()))?;
+        Network::from_bytes(&bytes)
     }
 
     /// A network read from a file's bytes; anything wrong is refused with what.
@@ -288,31 +311,4 @@ impl Network {
             output_bias,
         ))
     }
-}
-
-#[inline]
-fn add(values: &mut [i16], column: &[i16]) {
-    for (v, w) in values.iter_mut().zip(column) {
-        *v = v.wrapping_add(*w);
-    }
-}
-
-#[inline]
-fn sub(values: &mut [i16], column: &[i16]) {
-    for (v, w) in values.iter_mut().zip(column) {
-        *v = v.wrapping_sub(*w);
-    }
-}
-
-/// The dot product of the values clipped to 0..=QA with the weights: 16-bit numbers
-/// multiplied and summed in 32 bits, as a multiply-add instruction does. With the
-/// trainer's bounds (|w| <= 1.98 * QB) and 2 x 2,048 hidden values at most, the sum
-/// stays within i32.
-#[inline]
-fn clipped_dot(values: &[i16], weights: &[i16]) -> i32 {
-    values
-        .iter()
-        .zip(weights)
-        .map(|(&v, &w)| i32::from(v.clamp(0, QA as i16)) * i32::from(w))
-        .sum()
 }

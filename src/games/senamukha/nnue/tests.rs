@@ -4,7 +4,9 @@ use super::features::{INPUTS, View};
 use super::network::{Network, NetworkError};
 use super::train::{self, FloatNetwork, Samples, Settings};
 use crate::game::{Game, Rng};
-use crate::games::senamukha::{Color, Position};
+use std::sync::Arc;
+
+use crate::games::senamukha::{Color, Move, Position};
 
 /// Positions of random games from the start (seeded), every ply.
 fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<Position> {
@@ -28,7 +30,7 @@ fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<Position> {
 
 /// A float network with weights as large as training makes them, so that rounding
 /// shows.
-fn grown_network(hidden: usize, seed: u64) -> FloatNetwork {
+pub(crate) fn grown_network(hidden: usize, seed: u64) -> FloatNetwork {
     let mut net = FloatNetwork::random(hidden, seed);
     for w in net.input_weights.iter_mut() {
         *w *= 3.0;
@@ -261,9 +263,10 @@ fn views_give_inputs_within_the_network() {
     }
 }
 
-#[test]
-fn the_incremental_accumulators_equal_a_refresh_after_every_move_and_undo() {
-    let network = std::sync::Arc::new(grown_network(32, 13).quantise());
+/// Plays `moves` from `start` with `network` attached, and takes them back, checking
+/// after every move and every undo that the accumulators kept up to date are those
+/// made from nothing, and so is the evaluation.
+fn check_incremental_along(network: &Arc<Network>, start: &Position, moves: &[Move]) {
     let check = |position: &Position| {
         let [white, black] = position.network_accumulators().unwrap();
         for (side, values) in [(Color::White, white), (Color::Black, black)] {
@@ -276,25 +279,65 @@ fn the_incremental_accumulators_equal_a_refresh_after_every_move_and_undo() {
             Some(network.evaluate(position))
         );
     };
+    let mut position = start.clone();
+    position.use_network(Some(network.clone()));
+    check(&position);
+    for &mv in moves {
+        position.play(mv);
+        check(&position);
+    }
+    for _ in moves {
+        position.undo();
+        check(&position);
+    }
+    assert_eq!(position.fen(), start.fen());
+}
+
+#[test]
+fn the_incremental_accumulators_equal_a_refresh_after_every_move_and_undo() {
+    let network = Arc::new(grown_network(32, 13).quantise());
     let mut rng = Rng(77);
     let mut moves = Vec::new();
     for _ in 0..20 {
         let mut position = Position::start();
-        position.use_network(Some(network.clone()));
-        let mut played = 0;
+        let mut line = Vec::new();
         for _ in 0..200 {
             moves.clear();
             Game::legal_moves(&position, &mut moves);
             if moves.is_empty() || Game::outcome(&position).is_some() {
                 break;
             }
-            position.play(moves[rng.below(moves.len())]);
-            played += 1;
-            check(&position);
+            let mv = moves[rng.below(moves.len())];
+            position.play(mv);
+            line.push(mv);
         }
-        for _ in 0..played {
-            position.undo();
-            check(&position);
+        check_incremental_along(&network, &Position::start(), &line);
+    }
+}
+
+/// The same along the seed's three games, their side lines included: real play, with
+/// its king walks (views refreshed), captures and promotions.
+#[test]
+fn the_incremental_accumulators_equal_a_refresh_along_the_seed_games() {
+    let network = Arc::new(grown_network(32, 17).quantise());
+    let mut plies = 0;
+    for name in ["game1.txt", "game2.txt", "game3.txt"] {
+        let path = format!("{}/tests/data/senamukha/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let replay = crate::record::replay(Position::start(), &text).unwrap();
+        check_incremental_along(&network, &Position::start(), &replay.moves);
+        plies += replay.moves.len();
+        for variation in &replay.variations {
+            // A side line from the main line's position before its branch.
+            if variation.parent.is_none() {
+                let mut start = Position::start();
+                for &mv in &replay.moves[..variation.branch_ply] {
+                    start.play(mv);
+                }
+                check_incremental_along(&network, &start, &variation.moves);
+                plies += variation.moves.len();
+            }
         }
     }
+    assert!(plies > 300, "only {plies} plies");
 }

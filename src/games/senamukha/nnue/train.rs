@@ -155,10 +155,8 @@ impl Samples {
             self.starts.push(0);
         }
         let mover = position.side_to_move();
-        let mut inputs = Vec::with_capacity(64);
         for side in [mover, mover.other()] {
-            View::of(position, side).inputs(position, &mut inputs);
-            self.inputs.extend_from_slice(&inputs);
+            View::of(position, side).append_inputs(position, &mut self.inputs);
         }
         self.starts.push(self.inputs.len() as u32);
         self.scores.push(score);

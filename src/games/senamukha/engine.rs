@@ -1,0 +1,274 @@
+//! The Sena-Mukha engine: the two-player alpha-beta search, evaluating with the
+//! hand-written evaluation (`eval`) or with a network (`nnue`).
+//!
+//! `EvalFile` names a network file (`ludus train` writes them) and `Use NNUE` chooses
+//! it; a file is read and checked when the option is set, so that a wrong one is
+//! refused then, with what is wrong, and the engine keeps what it had. With `Use NNUE`
+//! on, a search tells once which evaluation it uses (`info string evaluation: ...`), and
+//! again whenever that changes.
+
+use std::sync::Arc;
+
+use super::eval::{WEIGHTS, features, quiet, weight_names, weights_source};
+use super::nnue::network::Network;
+use super::position::{Move, Position};
+use crate::game::{Game, OptionError};
+use crate::search::two_player::Searcher;
+use crate::search::{
+    EngineOption, EngineOptionKind, Info, Limits, MemoryError, OptionValue, SearchResult,
+    Searchable,
+};
+
+pub const EVAL_FILE: EngineOption = EngineOption {
+    name: "EvalFile",
+    kind: EngineOptionKind::Path,
+    builds_tables: false,
+};
+
+pub const USE_NNUE: EngineOption = EngineOption {
+    name: "Use NNUE",
+    kind: EngineOptionKind::Check { default: false },
+    builds_tables: false,
+};
+
+pub struct Engine {
+    searcher: Searcher<Move>,
+    /// The network read from `EvalFile`, with the file's name as given.
+    network: Option<(Arc<Network>, String)>,
+    use_nnue: bool,
+    /// What the last search told of its evaluation.
+    told: Option<String>,
+}
+
+impl Engine {
+    /// The network the next search evaluates with, and what to tell of it (nothing
+    /// while `Use NNUE` is off: the hand-written evaluation is the default).
+    fn evaluation(&self) -> (Option<Arc<Network>>, Option<String>) {
+        match (&self.network, self.use_nnue) {
+            (_, false) => (None, None),
+            (Some((network, file)), true) => (
+                Some(network.clone()),
+                Some(format!(
+                    "evaluation: network of {} hidden from {file}",
+                    network.hidden()
+                )),
+            ),
+            (None, true) => (
+                None,
+                Some(format!(
+                    "evaluation: hand-written, as {} names no network",
+                    EVAL_FILE.name
+                )),
+            ),
+        }
+    }
+}
+
+/// Sena-Mukha is searched by the two-player alpha-beta.
+impl Searchable for Position {
+    type Engine = Engine;
+    /// The start, an opening, and the positions before the mating moves of the seed's
+    /// first two games and of the side line of its third.
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        super::fen::START,
+        "3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/2Nn7/11/11/PPPPP1PPPPP/1RNENKNENRN/3PPPPP3/3NRNEN3 b - - 3 2",
+        "11/3ppp1p3/8r2/3pkp1p2p/p3n6/2e1Pe5/7K1P1/P2P3P2P/4P6/4PP1P3/6r4 b - - 0 73",
+        "11/3pp3R2/3e6k/1p1p4E2/9pp/p10/3P4P2/PP1P5PP/11/3PP1PP3/1K9 w - - 1 89",
+        "2e3r4/3ppppp3/nrn1n1n1nr1/ppp3ppppp/3p1n1k3/3Np6/7PE2/PPPPP1N1PPP/1RN1NKN2R1/3PPPPP3/4R6 w - - 1 33",
+    ];
+    const BENCH_DEPTH: u32 = 7;
+    const ENGINE_OPTIONS: &'static [EngineOption] = &[EVAL_FILE, USE_NNUE];
+
+    fn engine(hash_mib: usize) -> Engine {
+        Engine {
+            searcher: Searcher::new(hash_mib),
+            network: None,
+            use_nnue: USE_NNUE.default_number() == 1,
+            told: None,
+        }
+    }
+    fn prepare(engine: &mut Engine) -> Result<(), MemoryError> {
+        engine.searcher.prepare()
+    }
+    fn clear(engine: &mut Engine) {
+        engine.searcher.clear()
+    }
+    fn set_threads(engine: &mut Engine, threads: usize) {
+        engine.searcher.set_threads(threads)
+    }
+    fn set_engine_option(
+        engine: &mut Engine,
+        name: &str,
+        value: &OptionValue,
+    ) -> Result<(), OptionError> {
+        match value {
+            OptionValue::Path(path) if name.eq_ignore_ascii_case(EVAL_FILE.name) => {
+                engine.network = match path {
+                    Some(path) => {
+                        let file = path.display().to_string();
+                        let network = Network::read(path)
+                            .map_err(|e| OptionError::unusable(EVAL_FILE.name, &file, e))?;
+                        Some((Arc::new(network), file))
+                    }
+                    None => None,
+                };
+                Ok(())
+            }
+            OptionValue::Check(on) if name.eq_ignore_ascii_case(USE_NNUE.name) => {
+                engine.use_nnue = *on;
+                Ok(())
+            }
+            _ => Err(OptionError::UnknownEngine {
+                game: Self::NAME,
+                name: name.to_string(),
+            }),
+        }
+    }
+    fn tuning() -> Option<crate::search::tuning::Terms<Self>> {
+        Some(crate::search::tuning::Terms {
+            names: weight_names(),
+            weights: &WEIGHTS,
+            frozen: super::eval::FROZEN,
+            features: |position| features(position).to_vec(),
+            quiet,
+            source: weights_source,
+        })
+    }
+    fn tree_stats(engine: &Engine) -> Option<crate::search::TreeStats> {
+        Some(engine.searcher.tree_stats())
+    }
+    fn think(
+        engine: &mut Engine,
+        position: &mut Self,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult<Move> {
+        let (network, told) = engine.evaluation();
+        if told.is_some() && engine.told != told {
+            limits.note(told.as_deref().unwrap_or_default());
+        }
+        engine.told = told;
+        // The network's accumulators live in the position the search plays on; they
+        // are made here and dropped after, so the caller's position is as it was.
+        position.use_network(network);
+        let result = engine.searcher.search(position, limits, report);
+        position.use_network(None);
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Score;
+    use crate::search::depth_noting;
+
+    fn set(engine: &mut Engine, option: &EngineOption, value: &str) -> Result<(), OptionError> {
+        let value = option.parse(value)?;
+        Position::set_engine_option(engine, option.name, &value)
+    }
+
+    /// The score of a search of `fen` from an empty table.
+    fn score(engine: &mut Engine, fen: &str, limits: &Limits) -> Score {
+        Position::clear(engine);
+        let mut position = Position::from_fen(fen).unwrap();
+        let result = Position::think(engine, &mut position, limits, &mut |_| {});
+        assert!(position.network_evaluation().is_none(), "left attached");
+        result.info.scores[0]
+    }
+
+    /// A network from `EvalFile` is what the search evaluates with while `Use NNUE` is
+    /// on: a search of depth 1 scores the position as the network does after the best
+    /// reply to each move, and off again, the hand-written evaluation is back.
+    #[test]
+    fn eval_file_and_use_nnue_choose_the_evaluation() {
+        let dir = std::env::temp_dir().join(format!("ludus-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("small.nnue");
+        let network = super::super::nnue::tests::grown_network(32, 7).quantise();
+        std::fs::write(&file, network.to_bytes()).unwrap();
+        let fen = "3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/2Nn7/11/11/PPPPP1PPPPP/1RNENKNENRN/3PPPPP3/3NRNEN3 b - - 3 2";
+        let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let limits = depth_noting(3, &told);
+
+        let mut engine = Position::engine(1);
+        let hand_written = score(&mut engine, fen, &limits);
+        set(&mut engine, &EVAL_FILE, file.to_str().unwrap()).unwrap();
+        // The file alone changes nothing: Use NNUE is off by default.
+        assert_eq!(score(&mut engine, fen, &limits), hand_written);
+        set(&mut engine, &USE_NNUE, "true").unwrap();
+        let with_network = score(&mut engine, fen, &limits);
+        // The same search with the network attached by hand gives the same score.
+        let mut searcher = Searcher::new(1);
+        let mut position = Position::from_fen(fen).unwrap();
+        position.use_network(Some(Arc::new(network)));
+        let by_hand = searcher.search(&mut position, &limits, |_| {});
+        assert_eq!(with_network, by_hand.info.scores[0]);
+        assert_ne!(with_network, hand_written, "the network changed nothing");
+        set(&mut engine, &USE_NNUE, "false").unwrap();
+        assert_eq!(score(&mut engine, fen, &limits), hand_written);
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        let told = told.lock().unwrap();
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(
+            told[0].starts_with("evaluation: network of 32 hidden from ")
+                && told[0].ends_with("small.nnue"),
+            "{told:?}"
+        );
+    }
+
+    /// A file that is no network is refused with what is wrong with it, and the engine
+    /// keeps the network it had; Use NNUE without a file says it evaluates by hand.
+    #[test]
+    fn a_wrong_eval_file_is_refused_and_the_engine_keeps_its_network() {
+        let dir = std::env::temp_dir().join(format!("ludus-badeval-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut engine = Position::engine(1);
+        set(&mut engine, &USE_NNUE, "true").unwrap();
+        let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+        score(
+            &mut engine,
+            super::super::fen::START,
+            &depth_noting(1, &told),
+        );
+        assert_eq!(
+            told.lock().unwrap()[0],
+            "evaluation: hand-written, as EvalFile names no network"
+        );
+
+        let good = dir.join("good.nnue");
+        std::fs::write(
+            &good,
+            super::super::nnue::tests::grown_network(32, 3)
+                .quantise()
+                .to_bytes(),
+        )
+        .unwrap();
+        set(&mut engine, &EVAL_FILE, good.to_str().unwrap()).unwrap();
+        let damaged = dir.join("damaged.nnue");
+        let mut bytes = std::fs::read(&good).unwrap();
+        let last = bytes.len() - 10;
+        bytes[last] ^= 0x40;
+        std::fs::write(&damaged, bytes).unwrap();
+        let error = set(&mut engine, &EVAL_FILE, damaged.to_str().unwrap()).unwrap_err();
+        assert!(
+            error.to_string().starts_with("EvalFile \"")
+                && error.to_string().ends_with(
+                    "cannot be used: the network's weights do not match its checksum: the file is damaged"
+                ),
+            "{error}"
+        );
+        let missing = dir.join("missing.nnue");
+        let error = set(&mut engine, &EVAL_FILE, missing.to_str().unwrap()).unwrap_err();
+        assert!(
+            error.to_string().contains("the file cannot be read"),
+            "{error}"
+        );
+        assert!(set(&mut engine, &USE_NNUE, "yes").is_err());
+        // Still the good network, still on.
+        let (network, _) = engine.evaluation();
+        assert_eq!(network.unwrap().hidden(), 32);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
