@@ -23,8 +23,10 @@ use std::time::Duration;
 
 /// What alpha-beta needs from a two-player game beyond the rules.
 pub trait TwoPlayerGame: Game {
-    /// The static evaluation from the side to move's point of view.
-    fn evaluate(&self) -> Value;
+    /// The static evaluation from the side to move's point of view (mutable, so that an
+    /// evaluation may bring what it keeps along the line up to date: Sena-Mukha's
+    /// network accumulators).
+    fn evaluate(&mut self) -> Value;
     /// If the rules end the game here whatever is played (a draw rule, a repetition
     /// inside the search, a move limit), its value for the side to move; `ply` is the
     /// distance from the root.

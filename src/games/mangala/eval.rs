@@ -92,7 +92,7 @@ fn final_value(ours: i32, theirs: i32) -> Value {
 }
 
 impl TwoPlayerGame for Position {
-    fn evaluate(&self) -> Value {
+    fn evaluate(&mut self) -> Value {
         evaluate(self)
     }
 

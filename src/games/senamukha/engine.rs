@@ -173,7 +173,7 @@ mod tests {
         Position::clear(engine);
         let mut position = Position::from_fen(fen).unwrap();
         let result = Position::think(engine, &mut position, limits, &mut |_| {});
-        assert!(position.network_evaluation().is_none(), "left attached");
+        assert!(!position.uses_network(), "left attached");
         result.info.scores[0]
     }
 

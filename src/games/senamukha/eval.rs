@@ -543,14 +543,17 @@ pub(super) fn quiet(position: &Position, played: Move) -> bool {
 const NETWORK_BOUND: Value = 10_000;
 
 impl TwoPlayerGame for Position {
-    fn evaluate(&self) -> Value {
-        match self.network_evaluation() {
-            // The rule the network cannot learn from scores alone: a position where
-            // neither side can mate is a draw whatever the men.
-            Some(_) if dead_drawn(self) => 0,
-            Some(value) => value.clamp(-NETWORK_BOUND, NETWORK_BOUND),
-            None => evaluate(self),
+    fn evaluate(&mut self) -> Value {
+        if !self.uses_network() {
+            return evaluate(self);
         }
+        // The rule the network cannot learn from scores alone: a position where
+        // neither side can mate is a draw whatever the men.
+        if dead_drawn(self) {
+            return 0;
+        }
+        self.network_evaluation()
+            .map_or(0, |value| value.clamp(-NETWORK_BOUND, NETWORK_BOUND))
     }
 
     fn rule_end(&self, _ply: u32) -> Option<Value> {

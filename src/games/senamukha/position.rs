@@ -205,15 +205,28 @@ impl Position {
         self.nnue = network.map(|network| Box::new(Incremental::new(network, self)));
     }
 
-    /// The network's evaluation from the side to move's view, when a network is in use.
-    pub fn network_evaluation(&self) -> Option<i32> {
-        self.nnue.as_ref().map(|nnue| nnue.evaluate(self.side))
+    /// Whether a network evaluates this position.
+    pub fn uses_network(&self) -> bool {
+        self.nnue.is_some()
+    }
+
+    /// The network's evaluation from the side to move's view, when a network is in use
+    /// (mutable: the accumulators are made when an evaluation needs them).
+    pub fn network_evaluation(&mut self) -> Option<i32> {
+        let mut nnue = self.nnue.take()?;
+        let value = nnue.evaluate(self);
+        self.nnue = Some(nnue);
+        Some(value)
     }
 
     /// The network's accumulators, White's and Black's, when one is in use (tests).
     #[cfg(test)]
-    pub(crate) fn network_accumulators(&self) -> Option<[&[i16]; 2]> {
-        self.nnue.as_ref().map(|nnue| nnue.accumulators())
+    pub(crate) fn network_accumulators(&mut self) -> Option<[Vec<i16>; 2]> {
+        let mut nnue = self.nnue.take()?;
+        nnue.make(self);
+        let accumulators = nnue.accumulators().map(<[i16]>::to_vec);
+        self.nnue = Some(nnue);
+        Some(accumulators)
     }
 
     /// The rule options in force.
@@ -312,9 +325,8 @@ impl Position {
         if piece.kind == Kind::King {
             self.kings[piece.color.index()] = to;
         }
-        if let Some(mut nnue) = self.nnue.take() {
-            nnue.play(self, piece, (from, to), arrived, captured);
-            self.nnue = Some(nnue);
+        if let Some(nnue) = &mut self.nnue {
+            nnue.play(piece, (from, to), arrived, captured);
         }
         self.halfmove_clock = if captured.is_some() || piece.kind == Kind::Pawn {
             0

@@ -17,6 +17,8 @@ const KINDS: usize = 5;
 pub const PER_BUCKET: usize = 2 * KINDS * SQUARES;
 /// The king buckets of a view (see [`bucket`]).
 pub const BUCKETS: usize = 4;
+/// The views a side can have: each bucket, mirrored or not.
+pub const VIEWS: usize = 2 * BUCKETS;
 /// Every input of one view.
 pub const INPUTS: usize = BUCKETS * PER_BUCKET;
 /// The most inputs active at once: every man on the board (31 a side at most).
@@ -65,6 +67,11 @@ impl View {
     /// The side whose view this is.
     pub fn side(self) -> Color {
         self.side
+    }
+
+    /// Which of a side's [`VIEWS`] views this is (its bucket, mirrored or not).
+    pub fn slot(self) -> usize {
+        2 * self.bucket as usize + usize::from(self.mirrored)
     }
 
     /// The input of a man of `color` and `kind` on `square`, in this view.

@@ -264,33 +264,42 @@ fn views_give_inputs_within_the_network() {
 }
 
 /// Plays `moves` from `start` with `network` attached, and takes them back, checking
-/// after every move and every undo that the accumulators kept up to date are those
-/// made from nothing, and so is the evaluation.
+/// that the accumulators kept along the line are those made from nothing, and so is
+/// the evaluation: after every move and undo, then again evaluating only after every
+/// third move and every second undo (so that an evaluation makes several plies at
+/// once, and a king's new view comes from the cache several moves later).
 fn check_incremental_along(network: &Arc<Network>, start: &Position, moves: &[Move]) {
-    let check = |position: &Position| {
+    let check = |position: &mut Position| {
         let [white, black] = position.network_accumulators().unwrap();
         for (side, values) in [(Color::White, white), (Color::Black, black)] {
             let mut fresh = vec![0; network.hidden()];
             network.refresh_into(position, View::of(position, side), &mut fresh);
-            assert_eq!(values, &fresh[..], "{side:?} after {:?}", position.fen());
+            assert_eq!(values, fresh, "{side:?} after {:?}", position.fen());
         }
         assert_eq!(
             position.network_evaluation(),
             Some(network.evaluate(position))
         );
     };
-    let mut position = start.clone();
-    position.use_network(Some(network.clone()));
-    check(&position);
-    for &mv in moves {
-        position.play(mv);
-        check(&position);
+    for (after_moves, after_undos) in [(1, 1), (3, 2)] {
+        let mut position = start.clone();
+        position.use_network(Some(network.clone()));
+        check(&mut position);
+        for (i, &mv) in moves.iter().enumerate() {
+            position.play(mv);
+            if (i + 1) % after_moves == 0 {
+                check(&mut position);
+            }
+        }
+        for i in 0..moves.len() {
+            position.undo();
+            if (i + 1) % after_undos == 0 {
+                check(&mut position);
+            }
+        }
+        check(&mut position);
+        assert_eq!(position.fen(), start.fen());
     }
-    for _ in moves {
-        position.undo();
-        check(&position);
-    }
-    assert_eq!(position.fen(), start.fen());
 }
 
 #[test]
