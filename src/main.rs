@@ -289,7 +289,7 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         epochs: usize,
         /// Positions a step.
-        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
         batch: u64,
         /// Adam's rate at the start (it falls along a cosine to a hundredth of it).
         #[arg(long, default_value_t = 0.001)]

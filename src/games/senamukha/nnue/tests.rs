@@ -1,6 +1,6 @@
 //! The network's file, and the integer network against the float one.
 
-use super::features::{INPUTS, View};
+use super::features::{INPUTS, PER_BUCKET, View};
 use super::network::{Network, NetworkError};
 use super::train::{self, FloatNetwork, Samples, Settings};
 use crate::game::{Game, Rng};
@@ -43,6 +43,33 @@ pub(crate) fn grown_network(hidden: usize, seed: u64) -> FloatNetwork {
     }
     net.output_bias = 0.05;
     net
+}
+
+/// A factor's weights count for the same man on the same square in every king bucket:
+/// quantising adds them to each bucket's own column.
+#[test]
+fn quantising_adds_a_factor_to_the_column_of_every_bucket() {
+    let hidden = 16;
+    let mut net = grown_network(hidden, 5);
+    let man_on_square = 3 * 121 + 50;
+    let factor = INPUTS + man_on_square;
+    net.input_weights[factor * hidden..][..hidden].fill(0.25);
+    let network = net.quantise();
+    let bias = network.accumulate(std::iter::empty());
+    for bucket in 0..4 {
+        let input = bucket * PER_BUCKET + man_on_square;
+        let with_it = network.accumulate(std::iter::once(input));
+        let column: Vec<i32> = with_it
+            .iter()
+            .zip(&bias)
+            .map(|(&a, &b)| i32::from(a) - i32::from(b))
+            .collect();
+        let expected: Vec<i32> = net.input_weights[input * hidden..][..hidden]
+            .iter()
+            .map(|&w| ((w + 0.25) * 255.0).round() as i32)
+            .collect();
+        assert_eq!(column, expected, "bucket {bucket}");
+    }
 }
 
 #[test]

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::super::position::Position;
-use super::features::{INPUTS, View};
+use super::features::{INPUTS, PER_BUCKET, View};
 use super::network::{Network, QA, QB, SCALE};
 use crate::search::datagen::{self, DatagenError};
 
@@ -49,7 +49,7 @@ impl Default for Settings {
         Settings {
             hidden: 256,
             epochs: 10,
-            batch: 16384,
+            batch: 1024,
             rate: 0.001,
             lambda: 0.75,
             holdout: 0.05,
@@ -89,8 +89,19 @@ impl Settings {
 /// The chunks a batch is cut into (see the module's comment).
 const CHUNKS: usize = 8;
 /// The largest float weight of the first layer: 62 men and the bias, each at most
-/// 1.98 * QA, stay within an i16 accumulator.
+/// 1.98 * QA, stay within an i16 accumulator. An input's weight is the sum of its own
+/// and its factor's (see [`FloatNetwork`]), each at most half of this.
 const INPUT_BOUND: f32 = 1.98;
+/// The first layer's columns in training: every input's own, then the factors', one for
+/// each input of a bucket.
+const TRAIN_INPUTS: usize = INPUTS + PER_BUCKET;
+
+/// The factor column shared by `input` and the same man on the same square in every
+/// other king bucket.
+#[inline]
+fn factor(input: usize) -> usize {
+    INPUTS + input % PER_BUCKET
+}
 /// The largest float output weight (round(w * QB) fits i16 by far).
 const OUTPUT_BOUND: f32 = 1.98;
 
@@ -222,10 +233,17 @@ pub fn fit_score_scale(samples: &Samples) -> f32 {
 }
 
 /// The network in floats, as it is trained.
+///
+/// An input's weights in training are the sum of its own column and of a factor column
+/// that it shares with the same man on the same square in the other king buckets: what
+/// a man on a square is worth whatever the king's bucket is learnt from every position,
+/// and the buckets' own columns learn only how they differ, which they can from fewer
+/// positions. Quantising adds the two, so the network the engine reads is the same shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
     pub hidden: usize,
-    /// `INPUTS * hidden`, an input's weights together.
+    /// `TRAIN_INPUTS * hidden`, a column's weights together: the inputs', then the
+    /// factors'.
     pub input_weights: Vec<f32>,
     pub input_bias: Vec<f32>,
     /// `2 * hidden`: the side to move's half first.
@@ -245,7 +263,11 @@ impl FloatNetwork {
         let output_bound = 1.0 / (2.0 * hidden as f32).sqrt();
         FloatNetwork {
             hidden,
-            input_weights: (0..INPUTS * hidden).map(|_| uniform(0.1)).collect(),
+            // The factors start at zero: the network starts as one without them.
+            input_weights: (0..INPUTS * hidden)
+                .map(|_| uniform(0.1))
+                .chain(std::iter::repeat_n(0.0, PER_BUCKET * hidden))
+                .collect(),
             input_bias: vec![0.0; hidden],
             output_weights: (0..2 * hidden).map(|_| uniform(output_bound)).collect(),
             output_bias: 0.0,
@@ -256,9 +278,11 @@ impl FloatNetwork {
     fn accumulate(&self, inputs: &[u16], out: &mut [f32]) {
         out.copy_from_slice(&self.input_bias);
         for &input in inputs {
-            let column = &self.input_weights[input as usize * self.hidden..][..self.hidden];
-            for (o, w) in out.iter_mut().zip(column) {
-                *o += w;
+            for at in [input as usize, factor(input as usize)] {
+                let column = &self.input_weights[at * self.hidden..][..self.hidden];
+                for (o, w) in out.iter_mut().zip(column) {
+                    *o += w;
+                }
             }
         }
     }
@@ -289,12 +313,19 @@ impl FloatNetwork {
         self.output(&ours, &theirs) * SCALE as f32
     }
 
-    /// The network in integers (see [`super::network`]).
+    /// The network in integers (see [`super::network`]): each input's column plus its
+    /// factor's.
     pub fn quantise(&self) -> Network {
         let round = |w: f32, q: i32| (w * q as f32).round() as i16;
+        let h = self.hidden;
+        let merged = (0..INPUTS).flat_map(|input| {
+            let own = &self.input_weights[input * h..][..h];
+            let shared = &self.input_weights[factor(input) * h..][..h];
+            own.iter().zip(shared).map(move |(a, b)| round(a + b, QA))
+        });
         Network::new(
             self.hidden,
-            self.input_weights.iter().map(|&w| round(w, QA)).collect(),
+            merged.collect(),
             self.input_bias.iter().map(|&w| round(w, QA)).collect(),
             self.output_weights.iter().map(|&w| round(w, QB)).collect(),
             (self.output_bias * (QA * QB) as f32).round() as i32,
@@ -302,7 +333,10 @@ impl FloatNetwork {
     }
 
     fn clip(&mut self) {
-        for w in self.input_weights.iter_mut().chain(&mut self.input_bias) {
+        for w in &mut self.input_weights {
+            *w = w.clamp(-INPUT_BOUND / 2.0, INPUT_BOUND / 2.0);
+        }
+        for w in &mut self.input_bias {
             *w = w.clamp(-INPUT_BOUND, INPUT_BOUND);
         }
         for w in &mut self.output_weights {
@@ -340,8 +374,8 @@ struct Gradient {
 impl Gradient {
     fn new(hidden: usize) -> Gradient {
         Gradient {
-            input_weights: vec![0.0; INPUTS * hidden],
-            touched: vec![false; INPUTS],
+            input_weights: vec![0.0; TRAIN_INPUTS * hidden],
+            touched: vec![false; TRAIN_INPUTS],
             touched_list: Vec::new(),
             input_bias: vec![0.0; hidden],
             output_weights: vec![0.0; 2 * hidden],
@@ -396,14 +430,15 @@ impl Gradient {
                     self.input_bias[j] += down[j];
                 }
                 for &input in inputs {
-                    let at = input as usize;
-                    if !self.touched[at] {
-                        self.touched[at] = true;
-                        self.touched_list.push(input);
-                    }
-                    let column = &mut self.input_weights[at * h..][..h];
-                    for (c, d) in column.iter_mut().zip(&down) {
-                        *c += d;
+                    for at in [input as usize, factor(input as usize)] {
+                        if !self.touched[at] {
+                            self.touched[at] = true;
+                            self.touched_list.push(at as u16);
+                        }
+                        let column = &mut self.input_weights[at * h..][..h];
+                        for (c, d) in column.iter_mut().zip(&down) {
+                            *c += d;
+                        }
                     }
                 }
             }
@@ -532,7 +567,7 @@ pub fn train(
         held_out.len()
     );
     let mut net = FloatNetwork::random(settings.hidden, settings.seed);
-    let parameters = (INPUTS + 3) * settings.hidden + 1;
+    let parameters = (TRAIN_INPUTS + 3) * settings.hidden + 1;
     let mut adam = Adam::new(parameters);
     let mut chunks: Vec<Gradient> = (0..CHUNKS).map(|_| Gradient::new(net.hidden)).collect();
     let mut total = Gradient::new(net.hidden);
