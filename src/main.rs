@@ -105,6 +105,13 @@ fn parse_shard(text: &str) -> Result<ludus::tournament::Shard, String> {
     ludus::tournament::Shard::parse(text).map_err(|e| e.to_string())
 }
 
+/// An engine option given as `name=value`.
+fn name_value(text: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .ok_or_else(|| format!("an engine option is name=value, not {text:?}"))
+}
+
 /// What `ludus match` does besides playing.
 #[derive(Subcommand)]
 enum MatchAction {
@@ -272,6 +279,10 @@ enum Command {
         /// A game is a draw after this many plies of the engine.
         #[arg(long, default_value_t = 600)]
         max_plies: usize,
+        /// An engine option, as name=value (repeatable): `EvalFile=NET` with `Use
+        /// NNUE=true` plays and scores with a network.
+        #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
+        options: Vec<(String, String)>,
     },
     /// Trains a Sena-Mukha evaluation network on `ludus datagen` files and writes it
     /// (protocol-spec/command-line.md).
@@ -462,6 +473,7 @@ fn main() -> ExitCode {
         seed,
         concurrency,
         max_plies,
+        options,
     } = command
     {
         let settings = ludus::search::datagen::Settings {
@@ -473,6 +485,7 @@ fn main() -> ExitCode {
             concurrency: concurrency
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             max_plies,
+            options,
         };
         let started = Instant::now();
         return match games::datagen(&settings, &output, &mut std::io::stderr()) {

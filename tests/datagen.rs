@@ -9,6 +9,8 @@ use assert_cmd::cargo::CommandCargoExt;
 use ludus::games::senamukha::Position;
 use ludus::search::datagen::{self, HEADER, read_file};
 
+mod common;
+
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("datagen");
     std::fs::create_dir_all(&dir).unwrap();
@@ -19,6 +21,11 @@ fn scratch(name: &str) -> PathBuf {
 
 /// `ludus datagen` with small games: its success and its standard error.
 fn datagen(output: &PathBuf, games: u32, seed: u32) -> (bool, String) {
+    datagen_with(output, games, seed, &[])
+}
+
+/// The same with engine options (`name=value`).
+fn datagen_with(output: &PathBuf, games: u32, seed: u32, options: &[&str]) -> (bool, String) {
     let out = Command::cargo_bin("ludus")
         .unwrap()
         .args([
@@ -31,6 +38,7 @@ fn datagen(output: &PathBuf, games: u32, seed: u32) -> (bool, String) {
             "1",
         ])
         .args(["--games", &games.to_string(), "--seed", &seed.to_string()])
+        .args(options.iter().flat_map(|o| ["--option", o]))
         .arg("--output")
         .arg(output)
         .output()
@@ -131,4 +139,48 @@ fn other_settings_and_other_files_are_refused() {
         err.contains("is not a ludus datagen file here: it does not start with LUDUSDAT"),
         "{err}"
     );
+}
+
+/// With `EvalFile` and `Use NNUE` the games are played and scored with the network:
+/// other records than without it. The options are part of the settings (a file made
+/// with them resumes only with them), and a wrong one is refused before any game.
+#[test]
+fn engine_options_play_with_a_network_and_belong_to_the_settings() {
+    let network = scratch("pattern.nnue");
+    std::fs::write(&network, common::network_file(16)).unwrap();
+    let eval_file = format!("EvalFile={}", network.display());
+    let with_network = [eval_file.as_str(), "Use NNUE=true"];
+    let plain = scratch("plain.bin");
+    let learnt = scratch("learnt.bin");
+    assert!(datagen(&plain, 1, 5).0);
+    let (ok, err) = datagen_with(&learnt, 1, 5, &with_network);
+    assert!(ok, "{err}");
+    let (plain, learnt_bytes) = (
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&learnt).unwrap(),
+    );
+    assert_ne!(
+        plain[HEADER..],
+        learnt_bytes[HEADER..],
+        "the network changed nothing"
+    );
+    assert_ne!(plain[52..56], learnt_bytes[52..56], "the options' checksum");
+
+    let (ok, err) = datagen(&learnt, 2, 5);
+    assert!(!ok);
+    assert!(err.contains("was made with other settings"), "{err}");
+    let (ok, err) = datagen_with(&scratch("colour.bin"), 1, 5, &["Colour=red"]);
+    assert!(!ok);
+    assert!(
+        err.contains("senamukha has no engine option \"Colour\""),
+        "{err}"
+    );
+    let (ok, err) = datagen_with(
+        &scratch("missing.bin"),
+        1,
+        5,
+        &["EvalFile=/nonexistent.nnue"],
+    );
+    assert!(!ok);
+    assert!(err.contains("the file cannot be read"), "{err}");
 }

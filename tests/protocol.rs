@@ -668,25 +668,6 @@ fn endgame_path_takes_a_folder_of_table_files() {
     d.close();
 }
 
-/// A network file of `hidden` numbers with weights in a fixed pattern (small, so that
-/// the evaluations stay in range).
-fn network_file(hidden: usize) -> Vec<u8> {
-    use ludus::games::senamukha::nnue::{features::INPUTS, network::Network};
-    let pattern = |n: usize, salt: usize| -> Vec<i16> {
-        (0..n)
-            .map(|i| ((i * 7919 + salt) % 61) as i16 - 30)
-            .collect()
-    };
-    Network::new(
-        hidden,
-        pattern(INPUTS * hidden, 1),
-        pattern(hidden, 2),
-        pattern(2 * hidden, 3),
-        0,
-    )
-    .to_bytes()
-}
-
 /// `EvalFile` and `Use NNUE` through the protocol: listed, a damaged file refused with
 /// its reason, a good one used and said so when the search starts.
 #[test]
@@ -695,7 +676,7 @@ fn eval_file_and_use_nnue_choose_sena_mukhas_evaluation() {
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.nnue");
     let damaged = dir.join("bad.nnue");
-    let mut bytes = network_file(16);
+    let mut bytes = common::network_file(16);
     std::fs::write(&good, &bytes).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;

@@ -45,6 +45,21 @@ pub struct Settings {
     pub concurrency: usize,
     /// A game is a draw after this many plies of the engine (the opening's aside).
     pub max_plies: usize,
+    /// Engine options, name and value as given (Sena-Mukha's `EvalFile` and `Use NNUE`:
+    /// data from a network's own search).
+    pub options: Vec<(String, String)>,
+}
+
+impl Settings {
+    /// The engine options as one text, `name=value` lines in the order given: its
+    /// CRC-32 is in the header (0 without options), so that a file is resumed only
+    /// with the same options.
+    fn options_text(&self) -> String {
+        self.options
+            .iter()
+            .map(|(name, value)| format!("{}={}\n", name.trim(), value.trim()))
+            .collect()
+    }
 }
 
 const MAGIC: &[u8; 8] = b"LUDUSDAT";
@@ -96,6 +111,8 @@ pub enum DatagenError {
     },
     /// The game's evaluation has no quiet test (no tuning terms).
     NoQuietTest(&'static str),
+    /// An engine option the game's engine does not have or refuses.
+    Option(crate::game::OptionError),
 }
 
 impl fmt::Display for DatagenError {
@@ -112,7 +129,7 @@ impl fmt::Display for DatagenError {
             DatagenError::OtherSettings { path } => write!(
                 f,
                 "{} was made with other settings (seed, nodes, depth, opening or game \
-                 plies); name another file to start anew",
+                 plies, engine options); name another file to start anew",
                 path.display()
             ),
             DatagenError::Record {
@@ -123,6 +140,7 @@ impl fmt::Display for DatagenError {
             DatagenError::NoQuietTest(game) => {
                 write!(f, "{game} has no quiet-position test for its data")
             }
+            DatagenError::Option(e) => e.fmt(f),
         }
     }
 }
@@ -142,6 +160,7 @@ fn header<G: Packed>(settings: &Settings) -> [u8; HEADER] {
     h[44..46].copy_from_slice(&(settings.depth.unwrap_or(0) as u16).to_le_bytes());
     h[46..48].copy_from_slice(&(settings.opening_plies as u16).to_le_bytes());
     h[48..52].copy_from_slice(&(settings.max_plies as u32).to_le_bytes());
+    h[52..56].copy_from_slice(&crc32fast::hash(settings.options_text().as_bytes()).to_le_bytes());
     h
 }
 
@@ -166,6 +185,7 @@ fn check_header<G: Packed>(path: &Path, found: &[u8]) -> Result<(), DatagenError
         seed: 0,
         concurrency: 0,
         max_plies: 0,
+        options: Vec::new(),
     });
     if found[10..28] != expected[10..28] {
         return Err(foreign(format!(
@@ -294,6 +314,32 @@ fn open<G: Packed>(
     Ok((file, games, keep))
 }
 
+/// The engine options `given` (name and value) read and tried on an engine of `G`, so
+/// that a wrong one (an unknown name, a value out of range, a network file that cannot
+/// be used) is refused before any game is played.
+fn engine_options<G: Searchable>(
+    given: &[(String, String)],
+) -> Result<Vec<(&'static str, super::OptionValue)>, DatagenError> {
+    let mut probe = G::engine(1);
+    given
+        .iter()
+        .map(|(name, value)| {
+            let option = G::ENGINE_OPTIONS
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+                .ok_or_else(|| {
+                    DatagenError::Option(crate::game::OptionError::UnknownEngine {
+                        game: G::NAME,
+                        name: name.trim().to_string(),
+                    })
+                })?;
+            let parsed = option.parse(value).map_err(DatagenError::Option)?;
+            G::set_engine_option(&mut probe, option.name, &parsed).map_err(DatagenError::Option)?;
+            Ok((option.name, parsed))
+        })
+        .collect()
+}
+
 /// Plays the games of `settings` that `path` does not hold yet and appends their
 /// positions; writes a progress line to `progress` now and then. Returns the
 /// positions in the file at the end.
@@ -306,6 +352,15 @@ where
     G::Engine: Send,
 {
     let quiet = G::tuning().ok_or(DatagenError::NoQuietTest(G::NAME))?.quiet;
+    let options = engine_options::<G>(&settings.options)?;
+    let engine = || {
+        let mut engine = G::engine(16);
+        for (name, value) in &options {
+            // Accepted by the probe engine, so accepted again.
+            let _ = G::set_engine_option(&mut engine, name, value);
+        }
+        engine
+    };
     let (mut file, done, kept) = open::<G>(path, settings)?;
     let play = selfplay::Play::new(
         settings.seed,
@@ -324,6 +379,7 @@ where
         settings.games,
         settings.concurrency,
         &|game| done.contains(&(game as u32)),
+        &engine,
         &game,
         &mut |_, records| {
             if let Err(e) = file.write_all(&records.concat()) {

@@ -122,6 +122,7 @@ pub fn on_threads<G, T>(
     games: usize,
     threads: usize,
     skip: &(dyn Fn(usize) -> bool + Sync),
+    engine: &(dyn Fn() -> G::Engine + Sync),
     play: &(dyn Fn(&mut G::Engine, usize) -> T + Sync),
     take: &mut (dyn FnMut(usize, T) -> bool + Send),
 ) where
@@ -132,7 +133,7 @@ pub fn on_threads<G, T>(
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let mut engine = G::engine(16);
+                let mut engine = engine();
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= games {

@@ -91,6 +91,7 @@ where
         settings.games,
         settings.concurrency,
         &|_| false,
+        &|| G::engine(16),
         &game,
         &mut |game, lines| {
             let text: String = lines.concat();

@@ -28,6 +28,25 @@ pub fn table_files(name: &str, counters: u32) -> std::path::PathBuf {
     dir
 }
 
+/// A network file of `hidden` numbers with weights in a fixed pattern (small, so that
+/// the evaluations stay in range).
+pub fn network_file(hidden: usize) -> Vec<u8> {
+    use ludus::games::senamukha::nnue::{features::INPUTS, network::Network};
+    let pattern = |n: usize, salt: usize| -> Vec<i16> {
+        (0..n)
+            .map(|i| ((i * 7919 + salt) % 61) as i16 - 30)
+            .collect()
+    };
+    Network::new(
+        hidden,
+        pattern(INPUTS * hidden, 1),
+        pattern(hidden, 2),
+        pattern(2 * hidden, 3),
+        0,
+    )
+    .to_bytes()
+}
+
 pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
