@@ -306,7 +306,7 @@ enum Command {
         #[arg(long, default_value_t = 0.001)]
         rate: f32,
         /// The search score's share of the target; the rest is the game's result.
-        #[arg(long, default_value_t = 0.75)]
+        #[arg(long, default_value_t = 1.0)]
         lambda: f32,
         /// The share of the games held out to measure the loss on.
         #[arg(long, default_value_t = 0.05)]

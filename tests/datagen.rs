@@ -1,6 +1,7 @@
 //! `ludus datagen` through its command line: the records it writes read back as
 //! quiet, undecided positions with consistent results; a cut-off file resumes to the
-//! same bytes; a file of other settings or no data file at all is refused.
+//! same bytes; a file of other settings or no data file at all is refused. `ludus
+//! train` on such a file writes a network the engine reads.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -183,4 +184,42 @@ fn engine_options_play_with_a_network_and_belong_to_the_settings() {
     );
     assert!(!ok);
     assert!(err.contains("the file cannot be read"), "{err}");
+}
+
+#[test]
+fn train_writes_a_network_the_engine_reads_and_reports_the_yardstick() {
+    use ludus::games::senamukha::nnue::network::Network;
+    let data = scratch("train.bin");
+    let (ok, err) = datagen(&data, 8, 11);
+    assert!(ok, "{err}");
+    let network = scratch("trained.nnue");
+    let out = Command::cargo_bin("ludus")
+        .unwrap()
+        .args([
+            "train",
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--holdout",
+            "0.3",
+        ])
+        .arg("--data")
+        .arg(&data)
+        .arg("--output")
+        .arg(&network)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("train: epoch 2 of 2"), "{err}");
+    let last = err.lines().last().unwrap();
+    assert!(last.starts_with("train: wrote "), "{err}");
+    assert!(last.contains("(16 hidden)"), "{last}");
+    assert!(
+        last.contains("held out against the scores 0.")
+            && last.contains("(hand-written evaluation 0."),
+        "{last}"
+    );
+    assert_eq!(Network::read(&network).unwrap().hidden(), 16);
 }

@@ -216,12 +216,9 @@ fn training_lowers_the_loss_on_held_out_positions() {
         ..Settings::default()
     };
     let scale = train::fit_score_scale(&train_set);
-    let before = train::loss(
-        &FloatNetwork::random(16, settings.seed),
-        &held_out,
-        scale,
-        0.75,
-    );
+    let random = FloatNetwork::random(16, settings.seed);
+    let before = train::loss(&random, &held_out, scale, settings.lambda);
+    let (random_error, hand_error) = train::score_errors(&random, &held_out, scale);
     let mut sink = Vec::new();
     let trained = train::train(&train_set, &held_out, &settings, &mut sink).unwrap();
     assert!(
@@ -229,8 +226,30 @@ fn training_lowers_the_loss_on_held_out_positions() {
         "held-out loss {before} -> {}",
         trained.held_out_loss
     );
+    // With lambda 1 the loss is the distance to the scores.
+    assert!((trained.held_out_score_errors.0 - trained.held_out_loss).abs() < 1e-6);
+    assert!(trained.held_out_score_errors.0 < random_error * 0.7);
+    assert_eq!(trained.held_out_score_errors.1, hand_error);
     let log = String::from_utf8(sink).unwrap();
     assert!(log.contains("epoch 8 of 8"), "{log}");
+    assert!(log.contains("(hand-written evaluation "), "{log}");
+}
+
+#[test]
+fn the_yardstick_is_zero_for_the_evaluation_that_scored_the_positions() {
+    let positions = random_positions(10, 60, 9);
+    let (mut by_hand, mut by_material) = (Samples::default(), Samples::default());
+    for position in &positions {
+        let hand = crate::games::senamukha::eval::evaluate(position) as f32;
+        by_hand.push(position, hand, 0.5);
+        by_material.push(position, material(position), 0.5);
+    }
+    let net = FloatNetwork::random(16, 1);
+    let (network, hand) = train::score_errors(&net, &by_hand, 300.0);
+    assert_eq!(hand, 0.0);
+    assert!(network > 0.0);
+    // Material alone is not the hand-written evaluation.
+    assert!(train::score_errors(&net, &by_material, 300.0).1 > 0.0);
 }
 
 #[test]

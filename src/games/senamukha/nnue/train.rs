@@ -5,7 +5,13 @@
 //! as a probability of winning: the target is `lambda * σ(score / S) + (1 - lambda) *
 //! result` (result 1, ½ or 0) and the loss the squared difference to `σ(eval / S)`.
 //! S, the centipawns of one unit of the logistic, is fitted to the data first: the S
-//! that best predicts the results from the scores.
+//! that best predicts the results from the scores. `lambda` is 1 by default: a share of
+//! the result made networks that foresaw the game's end better than the search did but
+//! told a position's moves apart worse, and lost (protocol-spec/nnue.md).
+//!
+//! Beside the loss, the held-out positions give a yardstick that follows playing
+//! strength: how far the network's evaluations are from the search's scores, against
+//! how far the hand-written evaluation's are ([`score_errors`]).
 //!
 //! The first layer is sparse (about 50 of 4,840 inputs are active in a position), so a
 //! position's forward and backward passes touch only its active inputs' columns. A
@@ -20,6 +26,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::super::eval;
 use super::super::position::Position;
 use super::features::{INPUTS, PER_BUCKET, View};
 use super::network::{Network, QA, QB, SCALE};
@@ -51,7 +58,7 @@ impl Default for Settings {
             epochs: 10,
             batch: 1024,
             rate: 0.001,
-            lambda: 0.75,
+            lambda: 1.0,
             holdout: 0.05,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -139,13 +146,16 @@ impl From<DatagenError> for TrainError {
 
 /// Training positions as the network sees them: each position's active inputs in the
 /// side to move's view and then in the other's (the same number in both: one a man),
-/// its score and its game's result from the side to move's view.
+/// its score, the hand-written evaluation and its game's result from the side to
+/// move's view.
 #[derive(Default)]
 pub struct Samples {
     /// Where each position's inputs start in `inputs`; one more than the positions.
     starts: Vec<u32>,
     inputs: Vec<u16>,
     scores: Vec<f32>,
+    /// The hand-written evaluation, the yardstick of [`score_errors`].
+    hand: Vec<f32>,
     /// 1 won, 0.5 drawn, 0 lost.
     results: Vec<f32>,
 }
@@ -171,6 +181,7 @@ impl Samples {
         }
         self.starts.push(self.inputs.len() as u32);
         self.scores.push(score);
+        self.hand.push(eval::evaluate(position) as f32);
         self.results.push(result);
     }
 
@@ -284,6 +295,19 @@ impl FloatNetwork {
                     *o += w;
                 }
             }
+        }
+    }
+
+    /// Calls `each` with every position of `samples` (its index) and the raw output on
+    /// it.
+    fn each_output(&self, samples: &Samples, mut each: impl FnMut(usize, f32)) {
+        let h = self.hidden;
+        let (mut ours, mut theirs) = (vec![0.0f32; h], vec![0.0f32; h]);
+        for i in 0..samples.len() {
+            let (mover, other) = samples.views(i);
+            self.accumulate(mover, &mut ours);
+            self.accumulate(other, &mut theirs);
+            each(i, self.output(&ours, &theirs));
         }
     }
 
@@ -452,19 +476,30 @@ pub fn loss(net: &FloatNetwork, samples: &Samples, score_scale: f32, lambda: f32
         score_scale,
         lambda,
     };
-    let h = net.hidden;
-    let mut ours = vec![0.0f32; h];
-    let mut theirs = vec![0.0f32; h];
     let mut sum = 0.0;
-    for i in 0..samples.len() {
-        let (mover, other) = samples.views(i);
-        net.accumulate(mover, &mut ours);
-        net.accumulate(other, &mut theirs);
-        let p = sigmoid(net.output(&ours, &theirs) * SCALE as f32 / score_scale);
+    net.each_output(samples, |i, raw| {
+        let p = sigmoid(raw * SCALE as f32 / score_scale);
         let t = target.of(samples.scores[i], samples.results[i]);
         sum += f64::from((p - t) * (p - t));
-    }
+    });
     sum / samples.len().max(1) as f64
+}
+
+/// How far evaluations are from the search's scores over `samples`, as the mean squared
+/// difference of their win probabilities: the network's, then the hand-written
+/// evaluation's. The result plays no part, so this measures what a search needs from
+/// an evaluation (telling positions apart as a deeper look would) whatever `lambda`.
+pub fn score_errors(net: &FloatNetwork, samples: &Samples, score_scale: f32) -> (f64, f64) {
+    let (mut network, mut hand) = (0.0f64, 0.0f64);
+    net.each_output(samples, |i, raw| {
+        let score = sigmoid(samples.scores[i] / score_scale);
+        let p = sigmoid(raw * SCALE as f32 / score_scale);
+        network += f64::from((p - score) * (p - score));
+        let q = sigmoid(samples.hand[i] / score_scale);
+        hand += f64::from((q - score) * (q - score));
+    });
+    let n = samples.len().max(1) as f64;
+    (network / n, hand / n)
 }
 
 /// Adam's moments of every weight, in the order of the network's fields.
@@ -537,6 +572,9 @@ pub struct Trained {
     pub score_scale: f32,
     pub train_loss: f64,
     pub held_out_loss: f64,
+    /// [`score_errors`] on the held-out positions: the network's and the hand-written
+    /// evaluation's.
+    pub held_out_score_errors: (f64, f64),
 }
 
 /// Trains a network on `train`, reporting the loss on `held_out` after every epoch
@@ -578,6 +616,7 @@ pub fn train(
     let mut shown = Instant::now();
     let mut train_loss = f64::NAN;
     let mut held_out_loss = f64::NAN;
+    let mut held_out_score_errors = (f64::NAN, f64::NAN);
     for epoch in 0..settings.epochs {
         let order = shuffled(train.len(), settings.seed ^ ((epoch as u64 + 1) << 20));
         let mut epoch_loss = 0.0;
@@ -630,11 +669,15 @@ pub fn train(
         }
         train_loss = epoch_loss / train.len() as f64;
         held_out_loss = loss(&net, held_out, score_scale, settings.lambda);
+        held_out_score_errors = score_errors(&net, held_out, score_scale);
         let _ = writeln!(
             progress,
-            "train: epoch {} of {}: loss {train_loss:.5}, held out {held_out_loss:.5}, {:.0} s",
+            "train: epoch {} of {}: loss {train_loss:.5}, held out {held_out_loss:.5}; held \
+             out against the scores {:.5} (hand-written evaluation {:.5}), {:.0} s",
             epoch + 1,
             settings.epochs,
+            held_out_score_errors.0,
+            held_out_score_errors.1,
             started.elapsed().as_secs_f64()
         );
     }
@@ -643,6 +686,7 @@ pub fn train(
         score_scale,
         train_loss,
         held_out_loss,
+        held_out_score_errors,
     })
 }
 
@@ -698,13 +742,16 @@ pub fn run(
     let (mean, worst) = quantisation_error(&trained.network, &network, &held_out);
     let _ = writeln!(
         progress,
-        "train: wrote {} ({} hidden): loss {:.5}, held out {:.5}, score scale {:.0}; \
-         integers against floats on the held-out positions: {mean:.2} centipawns apart on \
-         average, {worst:.1} at most; {:.0} s",
+        "train: wrote {} ({} hidden): loss {:.5}, held out {:.5}, held out against the \
+         scores {:.5} (hand-written evaluation {:.5}), score scale {:.0}; integers against \
+         floats on the held-out positions: {mean:.2} centipawns apart on average, {worst:.1} \
+         at most; {:.0} s",
         output.display(),
         settings.hidden,
         trained.train_loss,
         trained.held_out_loss,
+        trained.held_out_score_errors.0,
+        trained.held_out_score_errors.1,
         trained.score_scale,
         started.elapsed().as_secs_f64()
     );
@@ -718,14 +765,10 @@ pub fn quantisation_error(
     network: &Network,
     samples: &Samples,
 ) -> (f64, f64) {
-    let h = float.hidden;
-    let (mut ours, mut theirs) = (vec![0.0f32; h], vec![0.0f32; h]);
     let (mut sum, mut worst) = (0.0f64, 0.0f64);
-    for i in 0..samples.len() {
+    float.each_output(samples, |i, raw| {
         let (mover, other) = samples.views(i);
-        float.accumulate(mover, &mut ours);
-        float.accumulate(other, &mut theirs);
-        let exact = f64::from(float.output(&ours, &theirs) * SCALE as f32);
+        let exact = f64::from(raw * SCALE as f32);
         let integer = network.output(
             &network.accumulate(mover.iter().map(|&i| usize::from(i))),
             &network.accumulate(other.iter().map(|&i| usize::from(i))),
@@ -733,6 +776,6 @@ pub fn quantisation_error(
         let apart = (exact - f64::from(integer)).abs();
         sum += apart;
         worst = worst.max(apart);
-    }
+    });
     (sum / samples.len().max(1) as f64, worst)
 }
