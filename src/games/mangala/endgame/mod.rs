@@ -320,27 +320,59 @@ impl Table {
 
     /// Sows `origin` from `pits` and looks the result up (final values only).
     fn step(&self, pits: &[u8; PITS], origin: usize) -> Step {
+        let counters = pits.iter().map(|&c| c as usize).sum();
+        match self.sow_and_rank(pits, counters, origin) {
+            (taken, None) => Step::end(taken),
+            (taken, Some(next)) => {
+                let level = &self.levels[next.counters];
+                Step::new(
+                    taken,
+                    next.again,
+                    level.bounds(next.index),
+                    level.settled(next.index),
+                )
+            }
+        }
+    }
+
+    /// Sows `origin` from `pits` (which hold `counters`): the counters taken, and the
+    /// position it leads to unless that sowing ended the game. The solver and the
+    /// look-ups share it, so that both follow a move the same way.
+    fn sow_and_rank(
+        &self,
+        pits: &[u8; PITS],
+        counters: usize,
+        origin: usize,
+    ) -> (i32, Option<Successor>) {
         let mover = origin / ROW;
         let mut after = *pits;
         let taken = sow(&mut after, origin, self.skip_origin) as i32;
-        let n: usize = after.iter().map(|&c| c as usize).sum();
-        if n == 0 {
-            return Step::end(taken);
+        let left = counters - taken as usize;
+        if left == 0 {
+            return (taken, None);
         }
         let next = if row_is_empty(&after, 1 - mover) {
             mover
         } else {
             1 - mover
         };
-        let index = self.ranker.index(&after, n, next);
-        let level = &self.levels[n];
-        Step::new(
-            taken,
-            next == mover,
-            level.bounds(index),
-            level.settled(index),
-        )
+        let successor = Successor {
+            again: next == mover,
+            counters: left,
+            index: self.ranker.index(&after, left, next),
+        };
+        (taken, Some(successor))
     }
+}
+
+/// The position a move leads to, in the tables' terms.
+struct Successor {
+    /// The mover moves again (the opponent's row is empty).
+    again: bool,
+    /// Its counters: its level.
+    counters: usize,
+    /// Its index in that level.
+    index: usize,
 }
 
 /// A table built in memory for the engines of the process that want it: built once in

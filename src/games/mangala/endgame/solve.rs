@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::{Level, Step, Table, next_composition, row_is_empty};
-use crate::games::mangala::position::{PITS, ROW, row, sow};
+use crate::games::mangala::position::{PITS, ROW, row};
 
 /// The most stamps a level may need: a stamp is 10 bits of a [`Packed`] word.
 pub(super) const MAX_STAMP: u16 = (1 << 10) - 1;
@@ -242,24 +242,16 @@ impl Table {
             if pits[origin] == 0 {
                 continue;
             }
-            let mut after = *pits;
-            let taken = sow(&mut after, origin, self.skip_origin) as i32;
-            let m = n - taken as usize;
-            let [lo, hi] = if m == 0 {
-                [taken, taken]
-            } else {
-                let next = if row_is_empty(&after, 1 - mover) {
-                    mover
-                } else {
-                    1 - mover
-                };
-                let index = self.ranker.index(&after, m, next);
-                let successor = if m == n {
-                    read(index)
-                } else {
-                    self.levels[m].bounds(index)
-                };
-                Step::new(taken, next == mover, successor, [0, 0]).gain_bounds()
+            let [lo, hi] = match self.sow_and_rank(pits, n, origin) {
+                (taken, None) => [taken, taken],
+                (taken, Some(next)) => {
+                    let successor = if next.counters == n {
+                        read(next.index)
+                    } else {
+                        self.levels[next.counters].bounds(next.index)
+                    };
+                    Step::new(taken, next.again, successor, [0, 0]).gain_bounds()
+                }
             };
             lower = lower.max(lo);
             upper = upper.max(hi);
