@@ -317,6 +317,10 @@ enum Command {
         /// Threads (default: one per core); the network does not depend on them.
         #[arg(long)]
         threads: Option<usize>,
+        /// A network file to start from instead of random weights: training goes on
+        /// from it (its hidden size must be --hidden's).
+        #[arg(long)]
+        init: Option<std::path::PathBuf>,
     },
     /// Prints random openings for `ludus match --openings`: distinct lines of random
     /// legal moves from the start.
@@ -514,6 +518,7 @@ fn main() -> ExitCode {
         holdout,
         seed,
         threads,
+        init,
     } = command
     {
         let settings = games::senamukha::nnue::train::Settings {
@@ -526,6 +531,7 @@ fn main() -> ExitCode {
             seed,
             threads: threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            init,
         };
         return match games::train(&data, &output, &settings, &mut std::io::stderr()) {
             Ok(()) => ExitCode::SUCCESS,

@@ -142,6 +142,17 @@ impl Network {
         self.hidden
     }
 
+    /// The weights: the inputs' (input-major), the hidden biases, the output weights
+    /// and the output bias.
+    pub fn weights(&self) -> (&[i16], &[i16], &[i16], i32) {
+        (
+            &self.input_weights,
+            &self.input_bias,
+            &self.output_weights,
+            self.output_bias,
+        )
+    }
+
     /// The weights of `input`.
     #[inline]
     fn column(&self, input: usize) -> &[i16] {

@@ -235,6 +235,91 @@ fn training_lowers_the_loss_on_held_out_positions() {
     assert!(log.contains("(hand-written evaluation "), "{log}");
 }
 
+/// `--init`: a network read back from its file is, as floats, the one that was
+/// quantised (it quantises to the same integers), and training from it starts where it
+/// stood and goes on from there.
+#[test]
+fn training_goes_on_from_a_network_file() {
+    let positions = random_positions(40, 100, 33);
+    let (mut train_set, mut held_out) = (Samples::default(), Samples::default());
+    for (i, position) in positions.iter().enumerate() {
+        let set = if i % 10 == 0 {
+            &mut held_out
+        } else {
+            &mut train_set
+        };
+        set.push(position, material(position), 0.5);
+    }
+    let settings = Settings {
+        hidden: 16,
+        epochs: 4,
+        batch: 256,
+        rate: 0.01,
+        threads: 2,
+        ..Settings::default()
+    };
+    let first = train::train(&train_set, &held_out, &settings, &mut Vec::new()).unwrap();
+    let quantised = first.network.quantise();
+    let back = FloatNetwork::from_network(&quantised);
+    assert_eq!(back.quantise(), quantised);
+
+    let dir = std::env::temp_dir().join(format!("ludus-init-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("first.nnue");
+    std::fs::write(&file, quantised.to_bytes()).unwrap();
+    let scale = train::fit_score_scale(&train_set);
+    let (start_error, _) = train::score_errors(&back, &held_out, scale);
+    let (random_error, _) = train::score_errors(&FloatNetwork::random(16, 1), &held_out, scale);
+    let mut sink = Vec::new();
+    let again = Settings {
+        epochs: 1,
+        rate: 0.001,
+        init: Some(file.clone()),
+        ..settings.clone()
+    };
+    let second = train::train(&train_set, &held_out, &again, &mut sink).unwrap();
+    let log = String::from_utf8(sink).unwrap();
+    assert!(
+        log.contains(&format!(
+            "train: the starting network: held out against the scores {start_error:.5}"
+        )),
+        "{log}"
+    );
+    assert!(
+        start_error < random_error * 0.7,
+        "{start_error} {random_error}"
+    );
+    assert!(
+        second.held_out_score_errors.0 < start_error * 1.2,
+        "{} from {start_error}",
+        second.held_out_score_errors.0
+    );
+
+    // Another hidden size, or a file that is no network, is refused by name.
+    let wider = Settings {
+        hidden: 32,
+        ..again.clone()
+    };
+    let error = train::train(&train_set, &held_out, &wider, &mut Vec::new()).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .ends_with("has 16 hidden, not the 32 of --hidden"),
+        "{error}"
+    );
+    let missing = Settings {
+        init: Some(dir.join("missing.nnue")),
+        ..again
+    };
+    let error = train::train(&train_set, &held_out, &missing, &mut Vec::new()).unwrap_err();
+    assert!(
+        error.to_string().starts_with("--init ")
+            && error.to_string().contains("the file cannot be read"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn the_yardstick_is_zero_for_the_evaluation_that_scored_the_positions() {
     let positions = random_positions(10, 60, 9);

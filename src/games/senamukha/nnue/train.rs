@@ -49,6 +49,9 @@ pub struct Settings {
     pub holdout: f64,
     pub seed: u64,
     pub threads: usize,
+    /// A network file to start from instead of random weights (`--init`): training
+    /// goes on from it on new data.
+    pub init: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -62,6 +65,7 @@ impl Default for Settings {
             holdout: 0.05,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            init: None,
         }
     }
 }
@@ -124,6 +128,11 @@ pub enum TrainError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// The network to start from cannot be used.
+    Init {
+        path: PathBuf,
+        error: super::network::NetworkError,
+    },
 }
 
 impl fmt::Display for TrainError {
@@ -132,6 +141,9 @@ impl fmt::Display for TrainError {
             TrainError::Data(e) => e.fmt(f),
             TrainError::TooFew(why) | TrainError::Settings(why) => f.write_str(why),
             TrainError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TrainError::Init { path, error } => {
+                write!(f, "--init {}: {error}", path.display())
+            }
         }
     }
 }
@@ -283,6 +295,48 @@ impl FloatNetwork {
             output_weights: (0..2 * hidden).map(|_| uniform(output_bound)).collect(),
             output_bias: 0.0,
         }
+    }
+
+    /// The float network a quantised one was made from, as near as the integers tell:
+    /// each input's weights go to its factor column as far as the four king buckets
+    /// share them (their mean) and to its own column for the rest.
+    pub fn from_network(network: &Network) -> FloatNetwork {
+        let h = network.hidden();
+        let (input_weights, input_bias, output_weights, output_bias) = network.weights();
+        let mut weights = vec![0.0f32; TRAIN_INPUTS * h];
+        let buckets = INPUTS / PER_BUCKET;
+        for input in 0..INPUTS {
+            let own = &input_weights[input * h..][..h];
+            for (w, &q) in weights[input * h..][..h].iter_mut().zip(own) {
+                *w = f32::from(q) / QA as f32;
+            }
+            let shared = &mut weights[factor(input) * h..][..h];
+            for (w, &q) in shared.iter_mut().zip(own) {
+                *w += f32::from(q) / QA as f32 / buckets as f32;
+            }
+        }
+        let (own, shared) = weights.split_at_mut(INPUTS * h);
+        for input in 0..INPUTS {
+            let mean = &shared[(factor(input) - INPUTS) * h..][..h];
+            for (w, m) in own[input * h..][..h].iter_mut().zip(mean) {
+                *w -= m;
+            }
+        }
+        let mut net = FloatNetwork {
+            hidden: h,
+            input_weights: weights,
+            input_bias: input_bias
+                .iter()
+                .map(|&q| f32::from(q) / QA as f32)
+                .collect(),
+            output_weights: output_weights
+                .iter()
+                .map(|&q| f32::from(q) / QB as f32)
+                .collect(),
+            output_bias: output_bias as f32 / (QA * QB) as f32,
+        };
+        net.clip();
+        net
     }
 
     /// The accumulator of a view with `inputs` active.
@@ -567,6 +621,7 @@ fn shuffled(n: usize, seed: u64) -> Vec<u32> {
 }
 
 /// What training gave: the network and its losses.
+#[derive(Debug)]
 pub struct Trained {
     pub network: FloatNetwork,
     pub score_scale: f32,
@@ -604,7 +659,32 @@ pub fn train(
         train.len(),
         held_out.len()
     );
-    let mut net = FloatNetwork::random(settings.hidden, settings.seed);
+    let mut net = match &settings.init {
+        None => FloatNetwork::random(settings.hidden, settings.seed),
+        Some(path) => {
+            let network = Network::read(path).map_err(|error| TrainError::Init {
+                path: path.clone(),
+                error,
+            })?;
+            if network.hidden() != settings.hidden {
+                return Err(TrainError::Settings(format!(
+                    "--init {} has {} hidden, not the {} of --hidden",
+                    path.display(),
+                    network.hidden(),
+                    settings.hidden
+                )));
+            }
+            FloatNetwork::from_network(&network)
+        }
+    };
+    if settings.init.is_some() {
+        let (error, hand) = score_errors(&net, held_out, score_scale);
+        let _ = writeln!(
+            progress,
+            "train: the starting network: held out against the scores {error:.5} \
+             (hand-written evaluation {hand:.5})"
+        );
+    }
     let parameters = (TRAIN_INPUTS + 3) * settings.hidden + 1;
     let mut adam = Adam::new(parameters);
     let mut chunks: Vec<Gradient> = (0..CHUNKS).map(|_| Gradient::new(net.hidden)).collect();
