@@ -709,11 +709,13 @@ fn eval_file_and_use_nnue_choose_sena_mukhas_evaluation() {
             damaged.display().to_string()
         )
     );
-    // Without a network, the search says it evaluates by hand.
+    // Without a file, the search evaluates with the built-in network, and says so.
     assert_eq!(d.ask_one("go depth 1"), "=");
-    assert_eq!(
-        d.line(),
-        "info string evaluation: hand-written, as EvalFile names no network"
+    let told = d.line();
+    assert!(
+        told.starts_with("info string evaluation: built-in network of ")
+            && told.ends_with(" hidden"),
+        "{told}"
     );
     while !d.line().starts_with("bestmove ") {}
     assert_eq!(

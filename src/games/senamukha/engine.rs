@@ -1,8 +1,8 @@
 //! The Sena-Mukha engine: the two-player alpha-beta search, evaluating with the
 //! hand-written evaluation (`eval`) or with a network (`nnue`).
 //!
-//! `EvalFile` names a network file (`ludus train` writes them) and `Use NNUE` chooses
-//! it; a file is read and checked when the option is set, so that a wrong one is
+//! `Use NNUE` evaluates with a network: the one built into the binary, or the one in
+//! the file `EvalFile` names (`ludus train` writes them). A file is read and checked when the option is set, so that a wrong one is
 //! refused then, with what is wrong, and the engine keeps what it had. With `Use NNUE`
 //! on, a search tells once which evaluation it uses (`info string evaluation: ...`), and
 //! again whenever that changes.
@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use super::eval::{WEIGHTS, features, quiet, weight_names, weights_source};
+use super::nnue::embedded;
 use super::nnue::network::Network;
 use super::position::{Move, Position};
 use crate::game::{Game, OptionError};
@@ -33,7 +34,8 @@ pub const USE_NNUE: EngineOption = EngineOption {
 
 pub struct Engine {
     searcher: Searcher<Move>,
-    /// The network read from `EvalFile`, with the file's name as given.
+    /// The network read from `EvalFile`, with the file's name as given (none: the
+    /// built-in network).
     network: Option<(Arc<Network>, String)>,
     use_nnue: bool,
     /// What the last search told of its evaluation.
@@ -53,13 +55,14 @@ impl Engine {
                     network.hidden()
                 )),
             ),
-            (None, true) => (
-                None,
-                Some(format!(
-                    "evaluation: hand-written, as {} names no network",
-                    EVAL_FILE.name
-                )),
-            ),
+            (None, true) => {
+                let network = embedded::network();
+                let told = format!(
+                    "evaluation: built-in network of {} hidden",
+                    network.hidden()
+                );
+                (Some(network), Some(told))
+            }
         }
     }
 }
@@ -219,7 +222,8 @@ mod tests {
     }
 
     /// A file that is no network is refused with what is wrong with it, and the engine
-    /// keeps the network it had; Use NNUE without a file says it evaluates by hand.
+    /// keeps the network it had; Use NNUE without a file evaluates with the built-in
+    /// network.
     #[test]
     fn a_wrong_eval_file_is_refused_and_the_engine_keeps_its_network() {
         let dir = std::env::temp_dir().join(format!("ludus-badeval-{}", std::process::id()));
@@ -234,7 +238,10 @@ mod tests {
         );
         assert_eq!(
             told.lock().unwrap()[0],
-            "evaluation: hand-written, as EvalFile names no network"
+            format!(
+                "evaluation: built-in network of {} hidden",
+                embedded::network().hidden()
+            )
         );
 
         let good = dir.join("good.nnue");
