@@ -2,10 +2,10 @@
 //! hand-written evaluation (`eval`) or with a network (`nnue`).
 //!
 //! `Use NNUE` evaluates with a network: the one built into the binary, or the one in
-//! the file `EvalFile` names (`ludus train` writes them). A file is read and checked when the option is set, so that a wrong one is
-//! refused then, with what is wrong, and the engine keeps what it had. With `Use NNUE`
-//! on, a search tells once which evaluation it uses (`info string evaluation: ...`), and
-//! again whenever that changes.
+//! the file `EvalFile` names (`ludus train` writes them). A file is read and checked
+//! when the option is set, so that a wrong one is refused then, with what is wrong, and
+//! the engine keeps what it had. With `Use NNUE` on, a search tells once which
+//! evaluation it uses (`info string evaluation: ...`), and again whenever that changes.
 
 use std::sync::Arc;
 
