@@ -185,13 +185,30 @@ fn turned(position: &Position) -> Position {
     Position::from_fen(&format!("{} {side} - - 0 1", rows.join("/"))).unwrap()
 }
 
+/// The positions as samples, scored and given a result by `label`: every tenth held out,
+/// the rest to train on.
+fn split_samples(
+    positions: &[Position],
+    label: impl Fn(&Position) -> (f32, f32),
+) -> (Samples, Samples) {
+    let (mut train_set, mut held_out) = (Samples::default(), Samples::default());
+    for (i, position) in positions.iter().enumerate() {
+        let (score, result) = label(position);
+        let set = if i % 10 == 0 {
+            &mut held_out
+        } else {
+            &mut train_set
+        };
+        set.push(position, score, result);
+    }
+    (train_set, held_out)
+}
+
 #[test]
 fn training_lowers_the_loss_on_held_out_positions() {
     // Positions scored by material alone: a small network learns to follow it.
     let positions = random_positions(60, 100, 21);
-    let mut train_set = Samples::default();
-    let mut held_out = Samples::default();
-    for (i, position) in positions.iter().enumerate() {
+    let (train_set, held_out) = split_samples(&positions, |position| {
         let score = material(position);
         let result = if score > 150.0 {
             1.0
@@ -200,13 +217,8 @@ fn training_lowers_the_loss_on_held_out_positions() {
         } else {
             0.5
         };
-        let set = if i % 10 == 0 {
-            &mut held_out
-        } else {
-            &mut train_set
-        };
-        set.push(position, score, result);
-    }
+        (score, result)
+    });
     let settings = Settings {
         hidden: 16,
         epochs: 8,
@@ -220,7 +232,7 @@ fn training_lowers_the_loss_on_held_out_positions() {
     let before = train::loss(&random, &held_out, scale, settings.lambda);
     let (random_error, hand_error) = train::score_errors(&random, &held_out, scale);
     let mut sink = Vec::new();
-    let trained = train::train(&train_set, &held_out, &settings, &mut sink).unwrap();
+    let trained = train::train(&train_set, &held_out, &settings, None, &mut sink).unwrap();
     assert!(
         trained.held_out_loss < before * 0.7,
         "held-out loss {before} -> {}",
@@ -241,15 +253,7 @@ fn training_lowers_the_loss_on_held_out_positions() {
 #[test]
 fn training_goes_on_from_a_network_file() {
     let positions = random_positions(40, 100, 33);
-    let (mut train_set, mut held_out) = (Samples::default(), Samples::default());
-    for (i, position) in positions.iter().enumerate() {
-        let set = if i % 10 == 0 {
-            &mut held_out
-        } else {
-            &mut train_set
-        };
-        set.push(position, material(position), 0.5);
-    }
+    let (train_set, held_out) = split_samples(&positions, |position| (material(position), 0.5));
     let settings = Settings {
         hidden: 16,
         epochs: 4,
@@ -258,7 +262,7 @@ fn training_goes_on_from_a_network_file() {
         threads: 2,
         ..Settings::default()
     };
-    let first = train::train(&train_set, &held_out, &settings, &mut Vec::new()).unwrap();
+    let first = train::train(&train_set, &held_out, &settings, None, &mut Vec::new()).unwrap();
     let quantised = first.network.quantise();
     let back = FloatNetwork::from_network(&quantised);
     assert_eq!(back.quantise(), quantised);
@@ -277,7 +281,9 @@ fn training_goes_on_from_a_network_file() {
         init: Some(file.clone()),
         ..settings.clone()
     };
-    let second = train::train(&train_set, &held_out, &again, &mut sink).unwrap();
+    let start = train::starting_network(&again).unwrap();
+    assert!(start.is_some());
+    let second = train::train(&train_set, &held_out, &again, start, &mut sink).unwrap();
     let log = String::from_utf8(sink).unwrap();
     assert!(
         log.contains(&format!(
@@ -300,7 +306,7 @@ fn training_goes_on_from_a_network_file() {
         hidden: 32,
         ..again.clone()
     };
-    let error = train::train(&train_set, &held_out, &wider, &mut Vec::new()).unwrap_err();
+    let error = train::starting_network(&wider).unwrap_err();
     assert!(
         error
             .to_string()
@@ -311,12 +317,21 @@ fn training_goes_on_from_a_network_file() {
         init: Some(dir.join("missing.nnue")),
         ..again
     };
-    let error = train::train(&train_set, &held_out, &missing, &mut Vec::new()).unwrap_err();
+    let error = train::starting_network(&missing).unwrap_err();
     assert!(
         error.to_string().starts_with("--init ")
             && error.to_string().contains("the file cannot be read"),
         "{error}"
     );
+    // The whole command refuses it before it reads the data (here: none there either).
+    let error = train::run(
+        &[dir.join("no-data.bin")],
+        &dir.join("out.nnue"),
+        &missing,
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert!(error.to_string().starts_with("--init "), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -358,7 +373,7 @@ fn training_is_the_same_whatever_the_threads() {
             threads,
             ..Settings::default()
         };
-        train::train(&train_set, &held_out, &settings, &mut Vec::new())
+        train::train(&train_set, &held_out, &settings, None, &mut Vec::new())
             .unwrap()
             .network
     };

@@ -303,23 +303,26 @@ impl FloatNetwork {
     pub fn from_network(network: &Network) -> FloatNetwork {
         let h = network.hidden();
         let (input_weights, input_bias, output_weights, output_bias) = network.weights();
-        let mut weights = vec![0.0f32; TRAIN_INPUTS * h];
         let buckets = INPUTS / PER_BUCKET;
-        for input in 0..INPUTS {
-            let own = &input_weights[input * h..][..h];
-            for (w, &q) in weights[input * h..][..h].iter_mut().zip(own) {
-                *w = f32::from(q) / QA as f32;
-            }
-            let shared = &mut weights[factor(input) * h..][..h];
-            for (w, &q) in shared.iter_mut().zip(own) {
-                *w += f32::from(q) / QA as f32 / buckets as f32;
-            }
-        }
+        let float = |q: i16| f32::from(q) / QA as f32;
+        let mut weights = vec![0.0f32; TRAIN_INPUTS * h];
         let (own, shared) = weights.split_at_mut(INPUTS * h);
-        for input in 0..INPUTS {
-            let mean = &shared[(factor(input) - INPUTS) * h..][..h];
-            for (w, m) in own[input * h..][..h].iter_mut().zip(mean) {
-                *w -= m;
+        // One man on one square: its column in each king bucket, and their factor.
+        for (square_man, mean) in shared.chunks_exact_mut(h).enumerate() {
+            let columns = (0..buckets).map(|bucket| (bucket * PER_BUCKET + square_man) * h);
+            for at in columns.clone() {
+                for (m, &q) in mean.iter_mut().zip(&input_weights[at..][..h]) {
+                    *m += float(q) / buckets as f32;
+                }
+            }
+            for at in columns {
+                for ((w, &q), m) in own[at..][..h]
+                    .iter_mut()
+                    .zip(&input_weights[at..])
+                    .zip(&*mean)
+                {
+                    *w = float(q) - m;
+                }
             }
         }
         let mut net = FloatNetwork {
@@ -632,12 +635,35 @@ pub struct Trained {
     pub held_out_score_errors: (f64, f64),
 }
 
-/// Trains a network on `train`, reporting the loss on `held_out` after every epoch
-/// (and a progress line every few seconds) to `progress`.
+/// The network `--init` names, as floats, or `None` without `--init`. [`run`] reads it
+/// before the data, so that a wrong file is refused at once rather than after the load.
+pub fn starting_network(settings: &Settings) -> Result<Option<FloatNetwork>, TrainError> {
+    let Some(path) = &settings.init else {
+        return Ok(None);
+    };
+    let network = Network::read(path).map_err(|error| TrainError::Init {
+        path: path.clone(),
+        error,
+    })?;
+    if network.hidden() != settings.hidden {
+        return Err(TrainError::Settings(format!(
+            "--init {} has {} hidden, not the {} of --hidden",
+            path.display(),
+            network.hidden(),
+            settings.hidden
+        )));
+    }
+    Ok(Some(FloatNetwork::from_network(&network)))
+}
+
+/// Trains a network on `train`, from `start` (see [`starting_network`]) or else from
+/// random weights, reporting the loss on `held_out` after every epoch (and a progress
+/// line every few seconds) to `progress`.
 pub fn train(
     train: &Samples,
     held_out: &Samples,
     settings: &Settings,
+    start: Option<FloatNetwork>,
     progress: &mut dyn Write,
 ) -> Result<Trained, TrainError> {
     if train.is_empty() || held_out.is_empty() {
@@ -659,32 +685,18 @@ pub fn train(
         train.len(),
         held_out.len()
     );
-    let mut net = match &settings.init {
+    let mut net = match start {
         None => FloatNetwork::random(settings.hidden, settings.seed),
-        Some(path) => {
-            let network = Network::read(path).map_err(|error| TrainError::Init {
-                path: path.clone(),
-                error,
-            })?;
-            if network.hidden() != settings.hidden {
-                return Err(TrainError::Settings(format!(
-                    "--init {} has {} hidden, not the {} of --hidden",
-                    path.display(),
-                    network.hidden(),
-                    settings.hidden
-                )));
-            }
-            FloatNetwork::from_network(&network)
+        Some(net) => {
+            let (error, hand) = score_errors(&net, held_out, score_scale);
+            let _ = writeln!(
+                progress,
+                "train: the starting network: held out against the scores {error:.5} \
+                 (hand-written evaluation {hand:.5})"
+            );
+            net
         }
     };
-    if settings.init.is_some() {
-        let (error, hand) = score_errors(&net, held_out, score_scale);
-        let _ = writeln!(
-            progress,
-            "train: the starting network: held out against the scores {error:.5} \
-             (hand-written evaluation {hand:.5})"
-        );
-    }
     let parameters = (TRAIN_INPUTS + 3) * settings.hidden + 1;
     let mut adam = Adam::new(parameters);
     let mut chunks: Vec<Gradient> = (0..CHUNKS).map(|_| Gradient::new(net.hidden)).collect();
@@ -805,6 +817,7 @@ pub fn run(
     progress: &mut dyn Write,
 ) -> Result<(), TrainError> {
     settings.check()?;
+    let start = starting_network(settings)?;
     let started = Instant::now();
     let [train_set, held_out] = load(data, settings.holdout, settings.seed)?;
     let _ = writeln!(
@@ -813,7 +826,7 @@ pub fn run(
         train_set.len() + held_out.len(),
         started.elapsed().as_secs_f64()
     );
-    let trained = train(&train_set, &held_out, settings, progress)?;
+    let trained = train(&train_set, &held_out, settings, start, progress)?;
     let network = trained.network.quantise();
     std::fs::write(output, network.to_bytes()).map_err(|error| TrainError::Io {
         path: output.to_path_buf(),
