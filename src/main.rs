@@ -296,6 +296,10 @@ enum Command {
         /// The hidden layer's size: a multiple of 16 from 16 to 2048.
         #[arg(long, default_value_t = 256)]
         hidden: usize,
+        /// Output buckets (1 to 16), chosen by the number of men on the board: 8 cuts
+        /// 1 to 64 men into eighths.
+        #[arg(long, default_value_t = 1)]
+        output_buckets: usize,
         /// Passes over the training positions.
         #[arg(long, default_value_t = 10)]
         epochs: usize,
@@ -511,6 +515,7 @@ fn main() -> ExitCode {
         data,
         output,
         hidden,
+        output_buckets,
         epochs,
         batch,
         rate,
@@ -523,6 +528,7 @@ fn main() -> ExitCode {
     {
         let settings = games::senamukha::nnue::train::Settings {
             hidden,
+            output_buckets,
             epochs,
             batch: batch as usize,
             rate,

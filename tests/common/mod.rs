@@ -42,7 +42,7 @@ pub fn network_file(hidden: usize) -> Vec<u8> {
         pattern(INPUTS * hidden, 1),
         pattern(hidden, 2),
         pattern(2 * hidden, 3),
-        0,
+        vec![0],
     )
     .to_bytes()
 }

@@ -188,7 +188,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ludus-evalfile-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("small.nnue");
-        let network = super::super::nnue::tests::grown_network(32, 7).quantise();
+        let network = super::super::nnue::tests::grown_network(32, 8, 7).quantise();
         std::fs::write(&file, network.to_bytes()).unwrap();
         let fen = "3nenrn3/3ppppp3/nrne1knenrn/ppppp1ppppp/2Nn7/11/11/PPPPP1PPPPP/1RNENKNENRN/3PPPPP3/3NRNEN3 b - - 3 2";
         let told = Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -247,7 +247,7 @@ mod tests {
         let good = dir.join("good.nnue");
         std::fs::write(
             &good,
-            super::super::nnue::tests::grown_network(32, 3)
+            super::super::nnue::tests::grown_network(32, 8, 3)
                 .quantise()
                 .to_bytes(),
         )

@@ -37,10 +37,8 @@ mod tests {
         let start = crate::games::senamukha::Position::start();
         let score = network.evaluate(&start);
         assert!(score.abs() < 100, "{score}");
-        assert_eq!(
-            network.to_bytes(),
-            BYTES,
-            "the file is not as it was written"
-        );
+        // Written again, it reads back the same (a file of the older version 1 is
+        // written as version 2, so the bytes themselves may differ in the header).
+        assert_eq!(Network::from_bytes(&network.to_bytes()), Ok(network));
     }
 }

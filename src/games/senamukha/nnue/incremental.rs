@@ -145,9 +145,10 @@ impl Incremental {
     pub fn evaluate(&mut self, position: &Position) -> i32 {
         self.make(position);
         let [white, black] = self.accumulators();
+        let men = position.occupied().count_ones();
         match position.side_to_move() {
-            Color::White => self.network.output(white, black),
-            Color::Black => self.network.output(black, white),
+            Color::White => self.network.output(white, black, men),
+            Color::Black => self.network.output(black, white, men),
         }
     }
 

@@ -4,24 +4,27 @@
 //! bias plus the columns of its active inputs, `hidden` numbers, kept up to date as men
 //! move. The side to move's accumulator and then the other's, each clipped to 0..=QA,
 //! are the hidden layer; the output is their dot product with the output weights plus
-//! the output bias, scaled to centipawns.
+//! the output bias, scaled to centipawns. The output layer may have several *buckets*
+//! (a set of output weights and a bias each), chosen by how many men are on the board,
+//! so that what the hidden values are worth may differ from the opening to the ending.
 //!
 //! A file is a 64-byte header and the weights, every number little-endian:
 //!
 //! | bytes | contents |
 //! |---|---|
 //! | 0..8 | `LUDUSNNU` |
-//! | 8..10 | format version, 1 |
+//! | 8..10 | format version, 2 (1: as 2 with one output bucket and zero at 42..44) |
 //! | 10..26 | the game's name (`senamukha`), padded with zero bytes |
 //! | 26..30 | inputs a view (4 king buckets x 1,210) |
 //! | 30..32 | hidden size |
 //! | 32..34, 34..36, 36..38 | QA, QB and the output scale |
 //! | 38..42 | CRC-32 of everything after the header |
-//! | 42..64 | zero |
+//! | 42..44 | output buckets, 1 to 16 |
+//! | 44..64 | zero |
 //!
 //! then the input weights (i16, input-major: an input's `hidden` weights together), the
-//! hidden biases (i16), the output weights (i16, the side to move's half first) and the
-//! output bias (i32).
+//! hidden biases (i16), the output weights (i16, bucket by bucket, each the side to
+//! move's half first) and the output biases (i32, one a bucket).
 
 use std::fmt;
 
@@ -51,8 +54,20 @@ pub fn hidden_size_is_valid(hidden: usize) -> bool {
     hidden > 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(16)
 }
 
+/// The most output buckets a network may have.
+pub const MAX_OUTPUT_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `men` men on the board (kings included), of
+/// `buckets`: the range of 1 to 64 men cut into `buckets` equal parts (with 8, men 1 to
+/// 8 are bucket 0, ..., 57 to 64 bucket 7; the start's 62 men are in the last).
+#[inline]
+pub fn output_bucket(men: u32, buckets: usize) -> usize {
+    (men.saturating_sub(1) as usize * buckets / 64).min(buckets - 1)
+}
+
 const MAGIC: &[u8; 8] = b"LUDUSNNU";
-const VERSION: u16 = 1;
+/// The version written; version 1 (one output bucket) is read too.
+const VERSION: u16 = 2;
 const HEADER: usize = 64;
 const GAME: &str = "senamukha";
 
@@ -60,17 +75,24 @@ const GAME: &str = "senamukha";
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    output_buckets: usize,
     /// `INPUTS * hidden`, an input's weights together.
     input_weights: Vec<i16>,
     input_bias: Vec<i16>,
-    /// `2 * hidden`: against the side to move's accumulator, then the other's.
+    /// `output_buckets * 2 * hidden`: each bucket's against the side to move's
+    /// accumulator, then the other's.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One a bucket.
+    output_bias: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network({} hidden)", self.hidden)
+        write!(
+            f,
+            "Network({} hidden, {} output buckets)",
+            self.hidden, self.output_buckets
+        )
     }
 }
 
@@ -98,7 +120,7 @@ impl fmt::Display for NetworkError {
             NetworkError::Foreign(why) => write!(f, "not a Sena-Mukha network file: {why}"),
             NetworkError::Version(v) => write!(
                 f,
-                "network format version {v}; this build reads version {VERSION}"
+                "network format version {v}; this build reads versions 1 and {VERSION}"
             ),
             NetworkError::Shape(why) => write!(f, "a network this build cannot use: {why}"),
             NetworkError::Length { expected, found } => write!(
@@ -117,19 +139,23 @@ impl fmt::Display for NetworkError {
 impl std::error::Error for NetworkError {}
 
 impl Network {
-    /// A network from its parts (the trainer's quantised weights).
+    /// A network from its parts (the trainer's quantised weights); the number of
+    /// output buckets is that of `output_bias`.
     pub fn new(
         hidden: usize,
         input_weights: Vec<i16>,
         input_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Network {
+        let output_buckets = output_bias.len();
+        assert!((1..=MAX_OUTPUT_BUCKETS).contains(&output_buckets));
         assert_eq!(input_weights.len(), INPUTS * hidden);
         assert_eq!(input_bias.len(), hidden);
-        assert_eq!(output_weights.len(), 2 * hidden);
+        assert_eq!(output_weights.len(), output_buckets * 2 * hidden);
         Network {
             hidden,
+            output_buckets,
             input_weights,
             input_bias,
             output_weights,
@@ -142,14 +168,19 @@ impl Network {
         self.hidden
     }
 
+    /// The number of output buckets.
+    pub fn output_buckets(&self) -> usize {
+        self.output_buckets
+    }
+
     /// The weights: the inputs' (input-major), the hidden biases, the output weights
-    /// and the output bias.
-    pub fn weights(&self) -> (&[i16], &[i16], &[i16], i32) {
+    /// (bucket by bucket) and the output biases.
+    pub fn weights(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
         (
             &self.input_weights,
             &self.input_bias,
             &self.output_weights,
-            self.output_bias,
+            &self.output_bias,
         )
     }
 
@@ -202,14 +233,17 @@ impl Network {
     }
 
     /// The evaluation in centipawns from the side to move's view, given its
-    /// accumulator and the other side's.
-    pub fn output(&self, mover: &[i16], other: &[i16]) -> i32 {
-        let (ours, theirs) = self.output_weights.split_at(self.hidden);
+    /// accumulator and the other side's, of a position with `men` men on the board.
+    pub fn output(&self, mover: &[i16], other: &[i16], men: u32) -> i32 {
+        let bucket = output_bucket(men, self.output_buckets);
+        let weights = &self.output_weights[bucket * 2 * self.hidden..][..2 * self.hidden];
+        let (ours, theirs) = weights.split_at(self.hidden);
         // With the trainer's bounds (|w| <= 1.98 * QB) and 2 x 2,048 hidden values at
         // most, the sum stays within i32.
         let top = QA as i16;
         let sum = simd::clipped_dot(mover, ours, top) + simd::clipped_dot(other, theirs, top);
-        (i64::from(sum + self.output_bias) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        let sum = i64::from(sum) + i64::from(self.output_bias[bucket]);
+        (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `position` from the side to move's view, every accumulator
@@ -220,12 +254,12 @@ impl Network {
         let mut theirs = vec![0; self.hidden];
         self.refresh_into(position, View::of(position, mover), &mut ours);
         self.refresh_into(position, View::of(position, mover.other()), &mut theirs);
-        self.output(&ours, &theirs)
+        self.output(&ours, &theirs, position.occupied().count_ones())
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(2 * (INPUTS + 3) * self.hidden + 4);
+        let mut body = Vec::with_capacity(body_length(self.hidden, self.output_buckets));
         for w in self
             .input_weights
             .iter()
@@ -234,7 +268,9 @@ impl Network {
         {
             body.extend_from_slice(&w.to_le_bytes());
         }
-        body.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            body.extend_from_slice(&b.to_le_bytes());
+        }
         let mut out = vec![0u8; HEADER];
         out[..8].copy_from_slice(MAGIC);
         out[8..10].copy_from_slice(&VERSION.to_le_bytes());
@@ -245,6 +281,7 @@ impl Network {
         out[34..36].copy_from_slice(&(QB as u16).to_le_bytes());
         out[36..38].copy_from_slice(&(SCALE as u16).to_le_bytes());
         out[38..42].copy_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        out[42..44].copy_from_slice(&(self.output_buckets as u16).to_le_bytes());
         out.extend_from_slice(&body);
         out
     }
@@ -264,7 +301,7 @@ impl Network {
         }
         let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         let version = u16_at(8);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(NetworkError::Version(version));
         }
         let mut game = GAME.as_bytes().to_vec();
@@ -295,7 +332,17 @@ impl Network {
                 [QA, QB, SCALE]
             )));
         }
-        let expected = HEADER + 2 * (INPUTS + 3) * hidden + 4;
+        // Version 1 had one output bucket and zero where version 2 counts them.
+        let output_buckets = match version {
+            1 => 1,
+            _ => u16_at(42) as usize,
+        };
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&output_buckets) {
+            return Err(NetworkError::Shape(format!(
+                "{output_buckets} output buckets; a network has 1 to {MAX_OUTPUT_BUCKETS}"
+            )));
+        }
+        let expected = HEADER + body_length(hidden, output_buckets);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 expected,
@@ -312,8 +359,11 @@ impl Network {
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
         let input_weights = take(INPUTS * hidden);
         let input_bias = take(hidden);
-        let output_weights = take(2 * hidden);
-        let output_bias = i32::from_le_bytes(body[body.len() - 4..].try_into().expect("4"));
+        let output_weights = take(output_buckets * 2 * hidden);
+        let output_bias = body[body.len() - 4 * output_buckets..]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes")))
+            .collect();
         Ok(Network::new(
             hidden,
             input_weights,
@@ -322,4 +372,10 @@ impl Network {
             output_bias,
         ))
     }
+}
+
+/// The bytes after a file's header: the i16 input weights, hidden biases and output
+/// weights, and an i32 output bias a bucket.
+fn body_length(hidden: usize, output_buckets: usize) -> usize {
+    2 * (INPUTS + 1 + 2 * output_buckets) * hidden + 4 * output_buckets
 }

@@ -29,9 +29,9 @@ fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<Position> {
 }
 
 /// A float network with weights as large as training makes them, so that rounding
-/// shows.
-pub(crate) fn grown_network(hidden: usize, seed: u64) -> FloatNetwork {
-    let mut net = FloatNetwork::random(hidden, seed);
+/// shows, and `buckets` output buckets that differ.
+pub(crate) fn grown_network(hidden: usize, buckets: usize, seed: u64) -> FloatNetwork {
+    let mut net = FloatNetwork::random(hidden, buckets, seed);
     for w in net.input_weights.iter_mut() {
         *w *= 3.0;
     }
@@ -41,7 +41,9 @@ pub(crate) fn grown_network(hidden: usize, seed: u64) -> FloatNetwork {
     for w in net.output_weights.iter_mut() {
         *w *= 10.0;
     }
-    net.output_bias = 0.05;
+    for (b, bias) in net.output_bias.iter_mut().enumerate() {
+        *bias = 0.05 + 0.02 * b as f32;
+    }
     net
 }
 
@@ -50,7 +52,7 @@ pub(crate) fn grown_network(hidden: usize, seed: u64) -> FloatNetwork {
 #[test]
 fn quantising_adds_a_factor_to_the_column_of_every_bucket() {
     let hidden = 16;
-    let mut net = grown_network(hidden, 5);
+    let mut net = grown_network(hidden, 1, 5);
     let man_on_square = 3 * 121 + 50;
     let factor = INPUTS + man_on_square;
     net.input_weights[factor * hidden..][..hidden].fill(0.25);
@@ -74,14 +76,86 @@ fn quantising_adds_a_factor_to_the_column_of_every_bucket() {
 
 #[test]
 fn a_network_file_reads_back_as_written() {
-    let network = grown_network(32, 7).quantise();
+    let network = grown_network(32, 8, 7).quantise();
     let bytes = network.to_bytes();
     assert_eq!(Network::from_bytes(&bytes), Ok(network));
 }
 
+/// Output buckets cut 1 to 64 men into equal parts; one bucket takes every position.
+#[test]
+fn the_output_bucket_follows_the_number_of_men() {
+    use super::network::output_bucket;
+    for men in [1, 30, 62, 64] {
+        assert_eq!(output_bucket(men, 1), 0);
+    }
+    let eighths: Vec<usize> = [1, 8, 9, 16, 17, 32, 33, 56, 57, 62, 64]
+        .iter()
+        .map(|&men| output_bucket(men, 8))
+        .collect();
+    assert_eq!(eighths, [0, 0, 1, 1, 2, 3, 4, 6, 7, 7, 7]);
+    assert_eq!(output_bucket(64, 16), 15);
+    assert_eq!(output_bucket(5, 16), 1);
+}
+
+/// A network whose buckets differ only in their output bias evaluates each position
+/// by its own bucket's, in integers and in floats; a network of one bucket made into
+/// eight copies of it (as `--init` does) evaluates as before.
+#[test]
+fn the_evaluation_uses_the_bucket_of_the_positions_men() {
+    let grown = grown_network(32, 1, 19);
+    let one = grown.quantise();
+    let eight = grown.clone().with_output_buckets(8).unwrap().quantise();
+    assert!(grown.clone().with_output_buckets(1).is_some());
+    let mut distinct = grown.with_output_buckets(8).unwrap();
+    assert!(distinct.clone().with_output_buckets(4).is_none());
+    distinct.output_weights.fill(0.0);
+    for (b, bias) in distinct.output_bias.iter_mut().enumerate() {
+        *bias = b as f32;
+    }
+    let network = distinct.quantise();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut evaluations = std::collections::BTreeSet::new();
+    for position in random_positions(6, 300, 23) {
+        let bucket = (position.occupied().count_ones() as i32 - 1) / 8;
+        seen.insert(bucket);
+        assert_eq!(network.evaluate(&position), bucket * 400);
+        assert_eq!(distinct.evaluate(&position), bucket as f32 * 400.0);
+        let evaluation = one.evaluate(&position);
+        assert_eq!(evaluation, eight.evaluate(&position));
+        evaluations.insert(evaluation);
+    }
+    assert!(seen.len() >= 2, "the positions span buckets: {seen:?}");
+    assert!(
+        evaluations.len() > 10,
+        "the evaluations vary: {evaluations:?}"
+    );
+}
+
+/// A file of version 1 (before output buckets) reads as a network of one bucket; a
+/// count of buckets out of range is refused.
+#[test]
+fn a_version_1_network_file_reads_as_one_output_bucket() {
+    let network = grown_network(32, 1, 29).quantise();
+    let mut bytes = network.to_bytes();
+    assert_eq!(&bytes[8..10], &[2, 0]);
+    assert_eq!(&bytes[42..44], &[1, 0]);
+    bytes[8] = 1;
+    bytes[42] = 0;
+    assert_eq!(Network::from_bytes(&bytes), Ok(network));
+    let mut none = grown_network(32, 8, 29).quantise().to_bytes();
+    none[42] = 0;
+    let error = Network::from_bytes(&none).unwrap_err();
+    assert!(error.to_string().contains("0 output buckets"), "{error}");
+    none[42] = 17;
+    assert!(matches!(
+        Network::from_bytes(&none),
+        Err(NetworkError::Shape(_))
+    ));
+}
+
 #[test]
 fn a_damaged_cut_or_foreign_network_file_is_refused() {
-    let bytes = grown_network(32, 7).quantise().to_bytes();
+    let bytes = grown_network(32, 8, 7).quantise().to_bytes();
     let mut damaged = bytes.clone();
     damaged[1000] ^= 1;
     assert_eq!(Network::from_bytes(&damaged), Err(NetworkError::Checksum));
@@ -113,7 +187,7 @@ fn the_integer_network_stays_close_to_the_float_one() {
     // positions, with evaluations of up to about 27 pawns, the integer evaluation is on
     // average within 0.5 % of that range of the float one, and at worst within 2 %.
     // (`ludus train` reports the same for the network it writes, on held-out data.)
-    let float = grown_network(64, 11);
+    let float = grown_network(64, 8, 11);
     let network = float.quantise();
     let (mut worst, mut sum, mut count, mut spread) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
     for position in random_positions(20, 120, 5) {
@@ -140,7 +214,7 @@ fn the_integer_network_stays_close_to_the_float_one() {
 fn the_evaluation_is_the_same_for_a_position_seen_from_the_other_side() {
     // Turning the board half round and giving the move to the other side changes
     // nothing the network sees.
-    let network = grown_network(32, 3).quantise();
+    let network = grown_network(32, 8, 3).quantise();
     for position in random_positions(4, 60, 9) {
         let turned = turned(&position);
         assert_eq!(network.evaluate(&position), network.evaluate(&turned));
@@ -228,7 +302,7 @@ fn training_lowers_the_loss_on_held_out_positions() {
         ..Settings::default()
     };
     let scale = train::fit_score_scale(&train_set);
-    let random = FloatNetwork::random(16, settings.seed);
+    let random = FloatNetwork::random(16, 1, settings.seed);
     let before = train::loss(&random, &held_out, scale, settings.lambda);
     let (random_error, hand_error) = train::score_errors(&random, &held_out, scale);
     let mut sink = Vec::new();
@@ -273,7 +347,7 @@ fn training_goes_on_from_a_network_file() {
     std::fs::write(&file, quantised.to_bytes()).unwrap();
     let scale = train::fit_score_scale(&train_set);
     let (start_error, _) = train::score_errors(&back, &held_out, scale);
-    let (random_error, _) = train::score_errors(&FloatNetwork::random(16, 1), &held_out, scale);
+    let (random_error, _) = train::score_errors(&FloatNetwork::random(16, 1, 1), &held_out, scale);
     let mut sink = Vec::new();
     let again = Settings {
         epochs: 1,
@@ -344,7 +418,7 @@ fn the_yardstick_is_zero_for_the_evaluation_that_scored_the_positions() {
         by_hand.push(position, hand, 0.5);
         by_material.push(position, material(position), 0.5);
     }
-    let net = FloatNetwork::random(16, 1);
+    let net = FloatNetwork::random(16, 1, 1);
     let (network, hand) = train::score_errors(&net, &by_hand, 300.0);
     assert_eq!(hand, 0.0);
     assert!(network > 0.0);
@@ -450,7 +524,7 @@ fn check_incremental_along(network: &Arc<Network>, start: &Position, moves: &[Mo
 
 #[test]
 fn the_incremental_accumulators_equal_a_refresh_after_every_move_and_undo() {
-    let network = Arc::new(grown_network(32, 13).quantise());
+    let network = Arc::new(grown_network(32, 8, 13).quantise());
     let mut rng = Rng(77);
     let mut moves = Vec::new();
     for _ in 0..20 {
@@ -474,7 +548,7 @@ fn the_incremental_accumulators_equal_a_refresh_after_every_move_and_undo() {
 /// its king walks (views refreshed), captures and promotions.
 #[test]
 fn the_incremental_accumulators_equal_a_refresh_along_the_seed_games() {
-    let network = Arc::new(grown_network(32, 17).quantise());
+    let network = Arc::new(grown_network(32, 8, 17).quantise());
     let mut plies = 0;
     for name in ["game1.txt", "game2.txt", "game3.txt"] {
         let path = format!("{}/tests/data/senamukha/{name}", env!("CARGO_MANIFEST_DIR"));

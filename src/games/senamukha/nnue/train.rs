@@ -29,7 +29,7 @@ use std::time::Instant;
 use super::super::eval;
 use super::super::position::Position;
 use super::features::{INPUTS, PER_BUCKET, View};
-use super::network::{Network, QA, QB, SCALE};
+use super::network::{MAX_OUTPUT_BUCKETS, Network, QA, QB, SCALE, output_bucket};
 use crate::search::datagen::{self, DatagenError};
 
 /// How `ludus train` trains.
@@ -37,6 +37,9 @@ use crate::search::datagen::{self, DatagenError};
 pub struct Settings {
     /// The hidden layer's size (a view's accumulator).
     pub hidden: usize,
+    /// Output buckets, chosen by the number of men on the board
+    /// ([`super::network::output_bucket`]).
+    pub output_buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions a step.
@@ -58,6 +61,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             hidden: 256,
+            output_buckets: 1,
             epochs: 10,
             batch: 1024,
             rate: 0.001,
@@ -79,6 +83,12 @@ impl Settings {
                 "--hidden {}: {}",
                 self.hidden,
                 super::network::HIDDEN_SIZES
+            ));
+        }
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&self.output_buckets) {
+            return wrong(format!(
+                "--output-buckets {}: from 1 to {MAX_OUTPUT_BUCKETS}",
+                self.output_buckets
             ));
         }
         if !(0.0..=1.0).contains(&self.lambda) {
@@ -269,14 +279,15 @@ pub struct FloatNetwork {
     /// factors'.
     pub input_weights: Vec<f32>,
     pub input_bias: Vec<f32>,
-    /// `2 * hidden`: the side to move's half first.
+    /// `2 * hidden` a bucket, bucket by bucket: the side to move's half first.
     pub output_weights: Vec<f32>,
-    pub output_bias: f32,
+    /// One a bucket.
+    pub output_bias: Vec<f32>,
 }
 
 impl FloatNetwork {
     /// A network of small random weights drawn from the seed.
-    pub fn random(hidden: usize, seed: u64) -> FloatNetwork {
+    pub fn random(hidden: usize, output_buckets: usize, seed: u64) -> FloatNetwork {
         let mut state = seed;
         let mut uniform = |bound: f32| {
             let (next, draw) = crate::game::splitmix64(state);
@@ -292,9 +303,31 @@ impl FloatNetwork {
                 .chain(std::iter::repeat_n(0.0, PER_BUCKET * hidden))
                 .collect(),
             input_bias: vec![0.0; hidden],
-            output_weights: (0..2 * hidden).map(|_| uniform(output_bound)).collect(),
-            output_bias: 0.0,
+            output_weights: (0..output_buckets * 2 * hidden)
+                .map(|_| uniform(output_bound))
+                .collect(),
+            output_bias: vec![0.0; output_buckets],
         }
+    }
+
+    /// The number of output buckets.
+    pub fn output_buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// The network with `buckets` output buckets: each a copy of its one bucket, so
+    /// that training goes on from a network of one bucket (as the buckets learn to
+    /// differ) without changing an evaluation. `None` when it has other buckets.
+    pub fn with_output_buckets(mut self, buckets: usize) -> Option<FloatNetwork> {
+        if self.output_buckets() == buckets {
+            return Some(self);
+        }
+        if self.output_buckets() != 1 {
+            return None;
+        }
+        self.output_weights = self.output_weights.repeat(buckets);
+        self.output_bias = self.output_bias.repeat(buckets);
+        Some(self)
     }
 
     /// The float network a quantised one was made from, as near as the integers tell:
@@ -336,7 +369,10 @@ impl FloatNetwork {
                 .iter()
                 .map(|&q| f32::from(q) / QB as f32)
                 .collect(),
-            output_bias: output_bias as f32 / (QA * QB) as f32,
+            output_bias: output_bias
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
         };
         net.clip();
         net
@@ -364,13 +400,16 @@ impl FloatNetwork {
             let (mover, other) = samples.views(i);
             self.accumulate(mover, &mut ours);
             self.accumulate(other, &mut theirs);
-            each(i, self.output(&ours, &theirs));
+            each(i, self.output(&ours, &theirs, mover.len() as u32));
         }
     }
 
-    /// The raw output (centipawns / SCALE) given both views' accumulators.
-    fn output(&self, mover: &[f32], other: &[f32]) -> f32 {
-        let (ours, theirs) = self.output_weights.split_at(self.hidden);
+    /// The raw output (centipawns / SCALE) given both views' accumulators, of a
+    /// position with `men` men.
+    fn output(&self, mover: &[f32], other: &[f32], men: u32) -> f32 {
+        let bucket = output_bucket(men, self.output_buckets());
+        let weights = &self.output_weights[bucket * 2 * self.hidden..][..2 * self.hidden];
+        let (ours, theirs) = weights.split_at(self.hidden);
         let dot = |values: &[f32], weights: &[f32]| -> f32 {
             values
                 .iter()
@@ -378,7 +417,7 @@ impl FloatNetwork {
                 .map(|(v, w)| v.clamp(0.0, 1.0) * w)
                 .sum()
         };
-        dot(mover, ours) + dot(other, theirs) + self.output_bias
+        dot(mover, ours) + dot(other, theirs) + self.output_bias[bucket]
     }
 
     /// The evaluation of `position` in centipawns from the side to move's view.
@@ -391,7 +430,7 @@ impl FloatNetwork {
         self.accumulate(&inputs, &mut ours);
         View::of(position, mover.other()).inputs(position, &mut inputs);
         self.accumulate(&inputs, &mut theirs);
-        self.output(&ours, &theirs) * SCALE as f32
+        self.output(&ours, &theirs, position.occupied().count_ones()) * SCALE as f32
     }
 
     /// The network in integers (see [`super::network`]): each input's column plus its
@@ -409,7 +448,10 @@ impl FloatNetwork {
             merged.collect(),
             self.input_bias.iter().map(|&w| round(w, QA)).collect(),
             self.output_weights.iter().map(|&w| round(w, QB)).collect(),
-            (self.output_bias * (QA * QB) as f32).round() as i32,
+            self.output_bias
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         )
     }
 
@@ -448,19 +490,19 @@ struct Gradient {
     touched_list: Vec<u16>,
     input_bias: Vec<f32>,
     output_weights: Vec<f32>,
-    output_bias: f32,
+    output_bias: Vec<f32>,
     loss: f64,
 }
 
 impl Gradient {
-    fn new(hidden: usize) -> Gradient {
+    fn new(hidden: usize, output_buckets: usize) -> Gradient {
         Gradient {
             input_weights: vec![0.0; TRAIN_INPUTS * hidden],
             touched: vec![false; TRAIN_INPUTS],
             touched_list: Vec::new(),
             input_bias: vec![0.0; hidden],
-            output_weights: vec![0.0; 2 * hidden],
-            output_bias: 0.0,
+            output_weights: vec![0.0; output_buckets * 2 * hidden],
+            output_bias: vec![0.0; output_buckets],
             loss: 0.0,
         }
     }
@@ -473,7 +515,7 @@ impl Gradient {
         self.touched_list.clear();
         self.input_bias.fill(0.0);
         self.output_weights.fill(0.0);
-        self.output_bias = 0.0;
+        self.output_bias.fill(0.0);
         self.loss = 0.0;
     }
 
@@ -489,17 +531,20 @@ impl Gradient {
             let (mover, other) = samples.views(i);
             net.accumulate(mover, &mut ours);
             net.accumulate(other, &mut theirs);
-            let y = net.output(&ours, &theirs);
+            let men = mover.len() as u32;
+            let bucket = output_bucket(men, net.output_buckets());
+            let y = net.output(&ours, &theirs, men);
             let p = sigmoid(y * SCALE as f32 / target.score_scale);
             let t = target.of(samples.scores[i], samples.results[i]);
             self.loss += f64::from((p - t) * (p - t));
             let g = 2.0 * (p - t) * p * (1.0 - p) * SCALE as f32 / target.score_scale;
-            self.output_bias += g;
+            self.output_bias[bucket] += g;
             for (half, (values, inputs)) in
                 [(&ours, mover), (&theirs, other)].into_iter().enumerate()
             {
-                let weights = &net.output_weights[half * h..][..h];
-                let grads = &mut self.output_weights[half * h..][..h];
+                let at = (2 * bucket + half) * h;
+                let weights = &net.output_weights[at..][..h];
+                let grads = &mut self.output_weights[at..][..h];
                 for j in 0..h {
                     let v = values[j];
                     grads[j] += g * v.clamp(0.0, 1.0);
@@ -590,13 +635,13 @@ impl Adam {
             .iter_mut()
             .chain(&mut net.input_bias)
             .chain(&mut net.output_weights)
-            .chain(std::iter::once(&mut net.output_bias));
+            .chain(&mut net.output_bias);
         let gradients = grads
             .input_weights
             .iter()
             .chain(&grads.input_bias)
             .chain(&grads.output_weights)
-            .chain(std::iter::once(&grads.output_bias));
+            .chain(&grads.output_bias);
         for (((w, g), m), v) in weights
             .zip(gradients)
             .zip(&mut self.first)
@@ -653,7 +698,17 @@ pub fn starting_network(settings: &Settings) -> Result<Option<FloatNetwork>, Tra
             settings.hidden
         )));
     }
-    Ok(Some(FloatNetwork::from_network(&network)))
+    FloatNetwork::from_network(&network)
+        .with_output_buckets(settings.output_buckets)
+        .map(Some)
+        .ok_or_else(|| {
+            TrainError::Settings(format!(
+                "--init {} has {} output buckets, not 1 or the {} of --output-buckets",
+                path.display(),
+                network.output_buckets(),
+                settings.output_buckets
+            ))
+        })
 }
 
 /// Trains a network on `train`, from `start` (see [`starting_network`]) or else from
@@ -686,7 +741,7 @@ pub fn train(
         held_out.len()
     );
     let mut net = match start {
-        None => FloatNetwork::random(settings.hidden, settings.seed),
+        None => FloatNetwork::random(settings.hidden, settings.output_buckets, settings.seed),
         Some(net) => {
             let (error, hand) = score_errors(&net, held_out, score_scale);
             let _ = writeln!(
@@ -697,10 +752,13 @@ pub fn train(
             net
         }
     };
-    let parameters = (TRAIN_INPUTS + 3) * settings.hidden + 1;
+    let buckets = net.output_buckets();
+    let parameters = (TRAIN_INPUTS + 1 + 2 * buckets) * settings.hidden + buckets;
     let mut adam = Adam::new(parameters);
-    let mut chunks: Vec<Gradient> = (0..CHUNKS).map(|_| Gradient::new(net.hidden)).collect();
-    let mut total = Gradient::new(net.hidden);
+    let mut chunks: Vec<Gradient> = (0..CHUNKS)
+        .map(|_| Gradient::new(net.hidden, buckets))
+        .collect();
+    let mut total = Gradient::new(net.hidden, buckets);
     let batches = train.len().div_ceil(settings.batch);
     let steps = (batches * settings.epochs).max(1);
     let threads = settings.threads.clamp(1, CHUNKS);
@@ -804,7 +862,9 @@ fn sum_into(total: &mut Gradient, part: &Gradient, hidden: usize) {
     for (t, p) in total.output_weights.iter_mut().zip(&part.output_weights) {
         *t += p;
     }
-    total.output_bias += part.output_bias;
+    for (t, p) in total.output_bias.iter_mut().zip(&part.output_bias) {
+        *t += p;
+    }
     total.loss += part.loss;
 }
 
@@ -865,6 +925,7 @@ pub fn quantisation_error(
         let integer = network.output(
             &network.accumulate(mover.iter().map(|&i| usize::from(i))),
             &network.accumulate(other.iter().map(|&i| usize::from(i))),
+            mover.len() as u32,
         );
         let apart = (exact - f64::from(integer)).abs();
         sum += apart;
