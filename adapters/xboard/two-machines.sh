@@ -18,11 +18,15 @@ xboard=$(command -v xboard || echo /usr/games/xboard)
 # The rules are ludus's; XBoard's own adjudications are set to agree with them:
 # repetition at the third occurrence, no 50-move rule, no material draws (it would
 # take the Elephant for a weak Alfil). Quick games: depth 4, 30 s + 0.5 s a move.
+# Sena-Mukha has no move limit, and at depth 4 a won game is sometimes not converted
+# for hundreds of moves; XBoard ends a game that reaches its own limit (MAX_MOVES,
+# 1000 plies) as unfinished and then stops the match, so XBoard adjudicates a game
+# still going after ADJUDICATE_MOVES moves (default 300) as a draw.
 HOME="$out/home" "$xboard" \
   -fcp "$ludus" -fd "$out" -scp "$ludus" -sd "$out" \
   -variant senamukha -mm -mg "$games" -matchPause 500 \
   -tc 0:30 -inc 0.5 -searchDepth 4 -autoCallFlag true \
-  -repeatsToDraw 3 -materialDraws false -ruleMoves 0 -testClaims true -checkMates true \
+  -adjudicateDrawMoves "${ADJUDICATE_MOVES:-300}" -repeatsToDraw 3 -materialDraws false -ruleMoves 0 -testClaims true -checkMates true \
   -animateMoving false -sgf "$out/games.pgn" -saveSettingsOnExit false \
   -soundProgram "" -boardSize medium \
   -debug -nameOfDebugFile "$out/xboard.debug" > "$out/xboard.out" 2>&1 &
