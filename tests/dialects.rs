@@ -615,7 +615,7 @@ fn cecp_sets_check_options_with_one_and_zero() {
     assert!(
         features
             .iter()
-            .any(|l| l == "feature option=\"Use NNUE -check 0\""),
+            .any(|l| l == "feature option=\"Use NNUE -check 1\""),
         "{features:?}"
     );
     assert!(

@@ -692,13 +692,13 @@ fn eval_file_and_use_nnue_choose_sena_mukhas_evaluation() {
     assert!(
         listed
             .iter()
-            .any(|l| l == "option name Use NNUE type check default false")
+            .any(|l| l == "option name Use NNUE type check default true")
     );
     assert_eq!(
         d.ask_one("setoption name Use NNUE value maybe"),
         "? Use NNUE takes true or false, not \"maybe\""
     );
-    assert_eq!(d.ask_one("setoption name use nnue value TRUE"), "=");
+    assert_eq!(d.ask_one("setoption name use nnue value FALSE"), "=");
     assert_eq!(
         d.ask_one(&format!(
             "setoption name EvalFile value {}",
@@ -709,7 +709,12 @@ fn eval_file_and_use_nnue_choose_sena_mukhas_evaluation() {
             damaged.display().to_string()
         )
     );
-    // Without a file, the search evaluates with the built-in network, and says so.
+    // Off, the search says it evaluates by hand; on again without a file, with the
+    // built-in network.
+    assert_eq!(d.ask_one("go depth 1"), "=");
+    assert_eq!(d.line(), "info string evaluation: hand-written");
+    while !d.line().starts_with("bestmove ") {}
+    assert_eq!(d.ask_one("setoption name Use NNUE value true"), "=");
     assert_eq!(d.ask_one("go depth 1"), "=");
     let told = d.line();
     assert!(

@@ -45,8 +45,8 @@ pub struct Settings {
     pub concurrency: usize,
     /// A game is a draw after this many plies of the engine (the opening's aside).
     pub max_plies: usize,
-    /// Engine options, name and value as given (Sena-Mukha's `EvalFile` and `Use NNUE`:
-    /// data from a network's own search).
+    /// Engine options, name and value as given (Sena-Mukha's `EvalFile`: data from
+    /// that network's search; `Use NNUE=false`: from the hand-written evaluation's).
     pub options: Vec<(String, String)>,
 }
 

@@ -4,8 +4,10 @@
 //! `Use NNUE` evaluates with a network: the one built into the binary, or the one in
 //! the file `EvalFile` names (`ludus train` writes them). A file is read and checked
 //! when the option is set, so that a wrong one is refused then, with what is wrong, and
-//! the engine keeps what it had. With `Use NNUE` on, a search tells once which
-//! evaluation it uses (`info string evaluation: ...`), and again whenever that changes.
+//! the engine keeps what it had. A search tells once which evaluation it uses (`info
+//! string evaluation: ...`), and again whenever that changes. The built-in network is
+//! the default: it won its matches against the hand-written evaluation
+//! (protocol-spec/nnue.md, "Where it stands"); `Use NNUE` off brings that one back.
 
 use std::sync::Arc;
 
@@ -28,7 +30,7 @@ pub const EVAL_FILE: EngineOption = EngineOption {
 
 pub const USE_NNUE: EngineOption = EngineOption {
     name: "Use NNUE",
-    kind: EngineOptionKind::Check { default: false },
+    kind: EngineOptionKind::Check { default: true },
     builds_tables: false,
 };
 
@@ -38,22 +40,23 @@ pub struct Engine {
     /// built-in network).
     network: Option<(Arc<Network>, String)>,
     use_nnue: bool,
-    /// What the last search told of its evaluation.
-    told: Option<String>,
+    /// What the last search told of its evaluation: at first the default's, so that
+    /// a search tells only when its evaluation is not the default, or changed.
+    told: String,
 }
 
 impl Engine {
-    /// The network the next search evaluates with, and what to tell of it (nothing
-    /// while `Use NNUE` is off: the hand-written evaluation is the default).
-    fn evaluation(&self) -> (Option<Arc<Network>>, Option<String>) {
+    /// The network the next search evaluates with (none: the hand-written
+    /// evaluation), and what to tell of it.
+    fn evaluation(&self) -> (Option<Arc<Network>>, String) {
         match (&self.network, self.use_nnue) {
-            (_, false) => (None, None),
+            (_, false) => (None, "evaluation: hand-written".to_string()),
             (Some((network, file)), true) => (
                 Some(network.clone()),
-                Some(format!(
+                format!(
                     "evaluation: network of {} hidden from {file}",
                     network.hidden()
-                )),
+                ),
             ),
             (None, true) => {
                 let network = embedded::network();
@@ -61,7 +64,7 @@ impl Engine {
                     "evaluation: built-in network of {} hidden",
                     network.hidden()
                 );
-                (Some(network), Some(told))
+                (Some(network), told)
             }
         }
     }
@@ -83,12 +86,14 @@ impl Searchable for Position {
     const ENGINE_OPTIONS: &'static [EngineOption] = &[EVAL_FILE, USE_NNUE];
 
     fn engine(hash_mib: usize) -> Engine {
-        Engine {
+        let mut engine = Engine {
             searcher: Searcher::new(hash_mib),
             network: None,
             use_nnue: USE_NNUE.default_number() == 1,
-            told: None,
-        }
+            told: String::new(),
+        };
+        engine.told = engine.evaluation().1;
+        engine
     }
     fn prepare(engine: &mut Engine) -> Result<(), MemoryError> {
         engine.searcher.prepare()
@@ -147,10 +152,10 @@ impl Searchable for Position {
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult<Move> {
         let (network, told) = engine.evaluation();
-        if told.is_some() && engine.told != told {
-            limits.note(told.as_deref().unwrap_or_default());
+        if engine.told != told {
+            limits.note(&told);
+            engine.told = told;
         }
-        engine.told = told;
         // The network's accumulators live in the position the search plays on; they
         // are made here and dropped after, so the caller's position is as it was.
         position.use_network(network);
@@ -180,6 +185,41 @@ mod tests {
         result.info.scores[0]
     }
 
+    /// A fresh engine evaluates with the built-in network without saying so; `Use
+    /// NNUE` off brings the hand-written evaluation back, and says so, as does on again.
+    #[test]
+    fn the_built_in_network_is_the_default() {
+        let fen = super::super::fen::START;
+        let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let limits = depth_noting(3, &told);
+        let mut engine = Position::engine(1);
+        let by_default = score(&mut engine, fen, &limits);
+        score(&mut engine, fen, &limits);
+
+        let mut searcher = Searcher::new(1);
+        let mut position = Position::from_fen(fen).unwrap();
+        position.use_network(Some(embedded::network()));
+        let with_built_in = searcher.search(&mut position, &limits, |_| {});
+        assert_eq!(by_default, with_built_in.info.scores[0]);
+
+        set(&mut engine, &USE_NNUE, "false").unwrap();
+        let hand_written = score(&mut engine, fen, &limits);
+        let mut searcher = Searcher::new(1);
+        let mut position = Position::from_fen(fen).unwrap();
+        let by_hand = searcher.search(&mut position, &limits, |_| {});
+        assert_eq!(hand_written, by_hand.info.scores[0]);
+        assert_ne!(hand_written, by_default, "the default is not the network");
+        set(&mut engine, &USE_NNUE, "true").unwrap();
+        assert_eq!(score(&mut engine, fen, &limits), by_default);
+
+        let told = told.lock().unwrap();
+        let built_in = format!(
+            "evaluation: built-in network of {} hidden",
+            embedded::network().hidden()
+        );
+        assert_eq!(*told, ["evaluation: hand-written", built_in.as_str()]);
+    }
+
     /// A network from `EvalFile` is what the search evaluates with while `Use NNUE` is
     /// on: a search of depth 1 scores the position as the network does after the best
     /// reply to each move, and off again, the hand-written evaluation is back.
@@ -195,9 +235,10 @@ mod tests {
         let limits = depth_noting(3, &told);
 
         let mut engine = Position::engine(1);
+        set(&mut engine, &USE_NNUE, "false").unwrap();
         let hand_written = score(&mut engine, fen, &limits);
         set(&mut engine, &EVAL_FILE, file.to_str().unwrap()).unwrap();
-        // The file alone changes nothing: Use NNUE is off by default.
+        // The file alone changes nothing while Use NNUE is off.
         assert_eq!(score(&mut engine, fen, &limits), hand_written);
         set(&mut engine, &USE_NNUE, "true").unwrap();
         let with_network = score(&mut engine, fen, &limits);
@@ -213,12 +254,14 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
 
         let told = told.lock().unwrap();
-        assert_eq!(told.len(), 1, "{told:?}");
+        assert_eq!(told.len(), 3, "{told:?}");
+        assert_eq!(told[0], "evaluation: hand-written");
         assert!(
-            told[0].starts_with("evaluation: network of 32 hidden from ")
-                && told[0].ends_with("small.nnue"),
+            told[1].starts_with("evaluation: network of 32 hidden from ")
+                && told[1].ends_with("small.nnue"),
             "{told:?}"
         );
+        assert_eq!(told[2], "evaluation: hand-written");
     }
 
     /// A file that is no network is refused with what is wrong with it, and the engine
@@ -229,15 +272,21 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ludus-badeval-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut engine = Position::engine(1);
-        set(&mut engine, &USE_NNUE, "true").unwrap();
+        set(&mut engine, &USE_NNUE, "false").unwrap();
         let told = Arc::new(std::sync::Mutex::new(Vec::new()));
         score(
             &mut engine,
             super::super::fen::START,
             &depth_noting(1, &told),
         );
+        set(&mut engine, &USE_NNUE, "true").unwrap();
+        score(
+            &mut engine,
+            super::super::fen::START,
+            &depth_noting(1, &told),
+        );
         assert_eq!(
-            told.lock().unwrap()[0],
+            told.lock().unwrap()[1],
             format!(
                 "evaluation: built-in network of {} hidden",
                 embedded::network().hidden()
