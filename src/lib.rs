@@ -15,6 +15,7 @@
 //! - [`search`]: the searches, which know no game;
 //! - [`perft`], [`record`]: counting move trees, reading and writing game records;
 //! - [`engine`]: the one engine every front end talks to (game, options, search);
+//! - [`files`]: the files ludus reads and writes: regular files only, within bounds;
 //! - [`protocol`]: the native protocol and the UCI, UGI and CECP dialects;
 //! - [`tournament`]: `ludus match`; [`bench`]: the fixed-depth benchmark;
 //! - [`web`]: `ludus serve`, the board in the browser, a client of the protocol.
@@ -24,6 +25,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod files;
 pub mod game;
 pub mod games;
 pub mod perft;

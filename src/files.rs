@@ -1,0 +1,300 @@
+//! The files ludus is pointed at (a network, endgame tables, openings, a match's state
+//! and records): opened only when they are regular files, without blocking (a FIFO or a
+//! device never holds the engine), and read only up to a stated bound, which a refusal
+//! names. Files ludus writes are checked before any work is done for them, so that a
+//! device, a directory or an unwritable place is refused at once, never replaced.
+
+use std::fmt;
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use crate::game::quoted;
+
+/// Why a file could not be used.
+#[derive(Debug)]
+pub enum FileError {
+    /// The file could not be opened or read.
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// It is not a regular file (`kind`: a directory, a FIFO, a device, ...).
+    NotRegular { path: PathBuf, kind: &'static str },
+    /// It holds more than the bound for its use.
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
+    /// A text file that is not UTF-8; `offset`: the first byte that is not.
+    NotText { path: PathBuf, offset: usize },
+    /// A file to be written whose folder does not exist or is not a folder.
+    NoFolder { path: PathBuf },
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Io { path, error } => write!(f, "{}: {error}", shown(path)),
+            FileError::NotRegular { path, kind } => {
+                write!(f, "{} is {kind}, not a regular file", shown(path))
+            }
+            FileError::TooLarge { path, size, limit } => write!(
+                f,
+                "{} holds more than {} ({}), the most read for this use",
+                shown(path),
+                bytes(*limit),
+                if *size == u64::MAX {
+                    "it grew while read".to_string()
+                } else {
+                    format!("it holds {}", bytes(*size))
+                }
+            ),
+            FileError::NotText { path, offset } => write!(
+                f,
+                "{} is not UTF-8 text (byte {offset} is not)",
+                shown(path)
+            ),
+            FileError::NoFolder { path } => write!(
+                f,
+                "{} cannot be written: its folder does not exist",
+                shown(path)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// A path as a reply shows it: control characters escaped, so that no file name can
+/// forge a protocol line.
+pub fn shown(path: &Path) -> String {
+    quoted(&path.to_string_lossy())
+}
+
+/// A size in the unit that reads best.
+fn bytes(n: u64) -> String {
+    const MIB: u64 = 1 << 20;
+    if n >= MIB && n % MIB == 0 {
+        format!("{} MiB", n / MIB)
+    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// What a file that is not regular is, for the refusal.
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_fifo() {
+        "a FIFO"
+    } else if file_type.is_char_device() {
+        "a character device"
+    } else if file_type.is_block_device() {
+        "a block device"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
+}
+
+/// Opens `path` for reading if it is a regular file. The open itself does not block
+/// (a FIFO without a writer would hold it for ever); the file is then checked for what
+/// it is, and reads block as usual.
+pub fn open_regular(path: &Path) -> Result<std::fs::File, FileError> {
+    let io = |error| FileError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(io)?;
+    let file_type = file.metadata().map_err(io)?.file_type();
+    if !file_type.is_file() {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(file_type),
+        });
+    }
+    // Back to blocking reads: a regular file never waits, and the flag is not wanted
+    // on a file handed on (a map of it, say).
+    use std::os::fd::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this function owns, with flags it just read.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        }
+    }
+    Ok(file)
+}
+
+/// Reads the regular file `path` whole, if it holds at most `limit` bytes (checked
+/// before reading and while reading, for a file that grows).
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let file = open_regular(path)?;
+    let io = |error| FileError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let size = file.metadata().map_err(io)?.len();
+    if size > limit {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit,
+        });
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            size: u64::MAX,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// [`read_bounded`] for a text file: it must be UTF-8.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
+    String::from_utf8(read_bounded(path, limit)?).map_err(|e| FileError::NotText {
+        path: path.to_path_buf(),
+        offset: e.utf8_error().valid_up_to(),
+    })
+}
+
+/// Whether `path` can be a file ludus writes: a regular file, or nothing yet in a
+/// folder that exists. A device, a FIFO or a folder is refused, never replaced.
+pub fn check_writable(path: &Path) -> Result<(), FileError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.file_type().is_file() => Ok(()),
+        Ok(meta) => Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(meta.file_type()),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let folder = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            if std::fs::metadata(folder).is_ok_and(|m| m.is_dir()) {
+                Ok(())
+            } else {
+                Err(FileError::NoFolder {
+                    path: path.to_path_buf(),
+                })
+            }
+        }
+        Err(error) => Err(FileError::Io {
+            path: path.to_path_buf(),
+            error,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ludus-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn a_device_is_refused_before_a_byte_is_read() {
+        let e = read_bounded(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+        assert!(matches!(
+            e,
+            FileError::NotRegular {
+                kind: "a character device",
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "/dev/zero is a character device, not a regular file"
+        );
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_waiting_for_a_writer() {
+        let path = scratch("fifo");
+        let _ = std::fs::remove_file(&path);
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read_bounded(&path, 100).unwrap_err();
+        assert!(
+            matches!(e, FileError::NotRegular { kind: "a FIFO", .. }),
+            "{e}"
+        );
+        assert!(check_writable(&path).is_err());
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_folder_is_refused_for_reading_and_writing() {
+        let e = read_bounded(Path::new("/"), 100).unwrap_err();
+        assert!(matches!(
+            e,
+            FileError::NotRegular {
+                kind: "a folder",
+                ..
+            }
+        ));
+        assert!(matches!(
+            check_writable(Path::new("/tmp")),
+            Err(FileError::NotRegular {
+                kind: "a folder",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_file_over_the_bound_is_refused_with_the_bound() {
+        let path = scratch("big");
+        std::fs::write(&path, vec![b'x'; 2048]).unwrap();
+        assert_eq!(read_bounded(&path, 2048).unwrap().len(), 2048);
+        let e = read_bounded(&path, 1024).unwrap_err();
+        assert!(e.to_string().contains("more than 1 KiB"), "{e}");
+        assert!(e.to_string().contains("it holds 2 KiB"), "{e}");
+    }
+
+    #[test]
+    fn text_must_be_utf8_and_the_refusal_says_where_it_is_not() {
+        let path = scratch("bad-text");
+        std::fs::write(&path, b"abc\xffdef").unwrap();
+        let e = read_text(&path, 100).unwrap_err();
+        assert!(matches!(e, FileError::NotText { offset: 3, .. }), "{e}");
+    }
+
+    #[test]
+    fn a_new_file_needs_an_existing_folder() {
+        assert!(check_writable(&scratch("not-yet")).is_ok());
+        assert!(matches!(
+            check_writable(Path::new("/nonexistent/x.json")),
+            Err(FileError::NoFolder { .. })
+        ));
+    }
+
+    #[test]
+    fn a_name_with_control_characters_is_shown_escaped() {
+        let e = read_bounded(Path::new("/x\rbestmove k4k5"), 10).unwrap_err();
+        let text = e.to_string();
+        assert!(!text.contains('\r'), "{text:?}");
+        assert!(text.contains("\\r"), "{text:?}");
+    }
+}
