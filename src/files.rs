@@ -76,9 +76,9 @@ pub fn shown(path: &Path) -> String {
 /// A size in the unit that reads best.
 fn bytes(n: u64) -> String {
     const MIB: u64 = 1 << 20;
-    if n >= MIB && n % MIB == 0 {
+    if n >= MIB && n.is_multiple_of(MIB) {
         format!("{} MiB", n / MIB)
-    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{} KiB", n >> 10)
     } else {
         format!("{n} bytes")
