@@ -9,8 +9,6 @@ use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::game::quoted;
-
 /// Why a file could not be used.
 #[derive(Debug)]
 pub enum FileError {
@@ -70,7 +68,7 @@ impl std::error::Error for FileError {}
 /// A path as a reply shows it: control characters escaped, so that no file name can
 /// forge a protocol line.
 pub fn shown(path: &Path) -> String {
-    quoted(&path.to_string_lossy())
+    crate::game::escaped(&path.to_string_lossy())
 }
 
 /// A size in the unit that reads best.
@@ -291,10 +289,240 @@ mod tests {
     }
 
     #[test]
+    fn a_mapped_file_cut_short_under_the_map_reads_zeros_and_says_so() {
+        let path = scratch("mapped");
+        std::fs::write(&path, vec![7u8; 64 * 1024]).unwrap();
+        let mapped = Mapped::open(&path).unwrap();
+        assert_eq!(mapped[40_000], 7);
+        assert!(!mapped.damaged());
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(100)
+            .unwrap();
+        // Without the guard, this read kills the process with SIGBUS. (Volatile: the
+        // compiler must not reuse the value read before.)
+        assert_eq!(unsafe { std::ptr::read_volatile(&mapped[40_000]) }, 0);
+        assert!(mapped.damaged());
+        let other = scratch("mapped-other");
+        std::fs::write(&other, vec![1u8; 8192]).unwrap();
+        assert!(!Mapped::open(&other).unwrap().damaged());
+    }
+
+    #[test]
     fn a_name_with_control_characters_is_shown_escaped() {
         let e = read_bounded(Path::new("/x\rbestmove k4k5"), 10).unwrap_err();
         let text = e.to_string();
         assert!(!text.contains('\r'), "{text:?}");
         assert!(text.contains("\\r"), "{text:?}");
+    }
+}
+
+/// A regular file mapped into memory for reading, guarded against the file being cut
+/// short under the map: a read of a page the file no longer has would kill the process
+/// with SIGBUS; here that page reads as zeros instead, and the map says it is
+/// [`Mapped::damaged`], so that its user stops trusting it and says so.
+pub struct Mapped {
+    map: memmap2::Mmap,
+    /// Its place among the guarded maps (none when every place was taken: unguarded).
+    slot: Option<usize>,
+}
+
+impl Mapped {
+    /// Maps the regular file `path` (see [`open_regular`]).
+    pub fn open(path: &Path) -> Result<Mapped, FileError> {
+        let file = open_regular(path)?;
+        // SAFETY: the map is read only; a file cut short under it is what the guard
+        // catches (ludus itself writes files whole under another name and renames).
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|error| FileError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        let slot = guard::register(map.as_ptr() as usize, map.len());
+        if slot.is_none() && !map.is_empty() {
+            log::warn!("{}: mapped without a guard (too many maps)", shown(path));
+        }
+        Ok(Mapped { map, slot })
+    }
+
+    /// Whether a read found the file cut short under the map (what it read there was
+    /// zeros, not the file).
+    #[inline]
+    pub fn damaged(&self) -> bool {
+        guard::any_damaged() && self.slot.is_some_and(guard::damaged)
+    }
+}
+
+impl std::ops::Deref for Mapped {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.map
+    }
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot {
+            guard::unregister(slot);
+        }
+    }
+}
+
+/// Whether any [`Mapped`] of the process was found damaged: one load, for the paths
+/// that read maps often.
+#[inline]
+pub fn any_map_damaged() -> bool {
+    guard::any_damaged()
+}
+
+/// The SIGBUS guard of [`Mapped`]: a handler that, for a fault inside a registered
+/// map, puts a page of zeros in place of the page lost (so the read that faulted goes
+/// on) and marks the map damaged; any other fault goes to the handler that was there
+/// before (Rust's own, which reports stack overflows, or the default action).
+mod guard {
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    const SLOTS: usize = 256;
+
+    struct Slot {
+        start: AtomicUsize,
+        len: AtomicUsize,
+        damaged: AtomicBool,
+    }
+
+    static MAPS: [Slot; SLOTS] = [const {
+        Slot {
+            start: AtomicUsize::new(0),
+            len: AtomicUsize::new(0),
+            damaged: AtomicBool::new(false),
+        }
+    }; SLOTS];
+    /// Faults caught so far: zero for a process that never saw one (the fast path).
+    static CAUGHT: AtomicUsize = AtomicUsize::new(0);
+    static PAGE: AtomicUsize = AtomicUsize::new(4096);
+    static INSTALL: Once = Once::new();
+    /// The handler before ours: a `libc::sigaction`, kept as its bytes' owner.
+    static mut PREVIOUS: Option<libc::sigaction> = None;
+
+    pub fn register(start: usize, len: usize) -> Option<usize> {
+        if len == 0 {
+            return None;
+        }
+        install();
+        for (i, slot) in MAPS.iter().enumerate() {
+            if slot
+                .start
+                .compare_exchange(0, usize::MAX, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                slot.len.store(len, Ordering::Release);
+                slot.damaged.store(false, Ordering::Release);
+                slot.start.store(start, Ordering::Release);
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    pub fn unregister(slot: usize) {
+        MAPS[slot].start.store(0, Ordering::Release);
+    }
+
+    #[inline]
+    pub fn any_damaged() -> bool {
+        CAUGHT.load(Ordering::Relaxed) > 0
+    }
+
+    pub fn damaged(slot: usize) -> bool {
+        MAPS[slot].damaged.load(Ordering::Acquire)
+    }
+
+    fn install() {
+        INSTALL.call_once(|| {
+            // SAFETY: sysconf and sigaction with valid arguments; PREVIOUS is written
+            // once, here, before the handler that reads it is installed.
+            unsafe {
+                let page = libc::sysconf(libc::_SC_PAGESIZE);
+                if page > 0 {
+                    PAGE.store(page as usize, Ordering::Relaxed);
+                }
+                let mut old: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut old);
+                PREVIOUS = Some(old);
+                let mut new: libc::sigaction = std::mem::zeroed();
+                new.sa_sigaction = on_bus as *const () as usize;
+                new.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+                libc::sigemptyset(&mut new.sa_mask);
+                libc::sigaction(libc::SIGBUS, &new, std::ptr::null_mut());
+            }
+        });
+    }
+
+    /// Only async-signal-safe work: atomics and mmap.
+    extern "C" fn on_bus(
+        signal: libc::c_int,
+        info: *mut libc::siginfo_t,
+        context: *mut libc::c_void,
+    ) {
+        // SAFETY: the kernel hands a valid siginfo to an SA_SIGINFO handler.
+        let address = unsafe { (*info).si_addr() } as usize;
+        for slot in &MAPS {
+            let start = slot.start.load(Ordering::Acquire);
+            let len = slot.len.load(Ordering::Acquire);
+            if start == 0 || start == usize::MAX || address < start || address >= start + len {
+                continue;
+            }
+            let page = PAGE.load(Ordering::Relaxed);
+            let base = address & !(page - 1);
+            // SAFETY: the page lies inside a read-only map this process made; a fixed
+            // anonymous map replaces it with zeros, and the map's own unmapping later
+            // removes it with the rest.
+            let zeros = unsafe {
+                libc::mmap(
+                    base as *mut libc::c_void,
+                    page,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                )
+            };
+            if zeros != libc::MAP_FAILED {
+                slot.damaged.store(true, Ordering::Release);
+                CAUGHT.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+        }
+        // Not ours: the handler before, or the default action (the fault repeats
+        // when this returns, and kills the process as it would have).
+        // SAFETY: PREVIOUS was set before this handler was installed.
+        unsafe {
+            let previous = (*std::ptr::addr_of!(PREVIOUS)).as_ref();
+            match previous {
+                Some(old)
+                    if old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN =>
+                {
+                    if old.sa_flags & libc::SA_SIGINFO != 0 {
+                        let handler: extern "C" fn(
+                            libc::c_int,
+                            *mut libc::siginfo_t,
+                            *mut libc::c_void,
+                        ) = std::mem::transmute(old.sa_sigaction);
+                        handler(signal, info, context);
+                    } else {
+                        let handler: extern "C" fn(libc::c_int) =
+                            std::mem::transmute(old.sa_sigaction);
+                        handler(signal);
+                    }
+                }
+                _ => {
+                    let mut default: libc::sigaction = std::mem::zeroed();
+                    default.sa_sigaction = libc::SIG_DFL;
+                    libc::sigaction(libc::SIGBUS, &default, std::ptr::null_mut());
+                }
+            }
+        }
     }
 }

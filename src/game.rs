@@ -436,20 +436,23 @@ pub fn diagram_layers<G: Game>(
 /// so that a reply stays one printable line, and cut after [`QUOTED_CHARS`] characters
 /// (marked `…`).
 pub fn quoted(text: &str) -> String {
-    let mut shown: String = text
-        .chars()
-        .take(QUOTED_CHARS)
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect();
+    let cut: String = text.chars().take(QUOTED_CHARS).collect();
+    let mut shown = escaped(&cut);
     if text.chars().nth(QUOTED_CHARS).is_some() {
         shown.push('…');
+    }
+    shown
+}
+
+/// `text` with its control characters escaped (`\r`, `\u{1b}`), whole.
+pub fn escaped(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
     }
     shown
 }

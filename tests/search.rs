@@ -304,6 +304,30 @@ fn monte_carlo_escapes_the_threat() {
 }
 
 #[test]
+fn monte_carlo_keeps_its_tree_within_hash() {
+    use ludus::search::multi_player::{Algorithm, Searcher};
+    // 1 MiB holds some ten thousand nodes: 60,000 simulations fill it, and the search
+    // goes on in the full tree, still playing a move.
+    let mut searcher = Searcher::with_memory(Algorithm::MonteCarlo, 1);
+    let mut position = mentula::Position::start();
+    let limits = Limits {
+        nodes: Some(60_000),
+        ..Limits::default()
+    };
+    let mut fill = Vec::new();
+    let result = searcher.search(&mut position, &limits, |info| fill.push(info.hashfull));
+    assert!(result.best_move.is_some());
+    assert_eq!(result.info.nodes, 60_000);
+    let last = fill.last().copied().flatten().unwrap();
+    assert!((990..=1000).contains(&last), "hashfull {last}");
+    // With the default 64 MiB, the same search fills a small part.
+    let mut roomy = Searcher::with_memory(Algorithm::MonteCarlo, 64);
+    let mut fill = Vec::new();
+    roomy.search(&mut position, &limits, |info| fill.push(info.hashfull));
+    assert!(fill.last().copied().flatten().unwrap() < 100);
+}
+
+#[test]
 fn node_limits_and_the_stop_flag_end_a_search_with_a_move() {
     let mut position = senamukha::Position::start();
     let mut engine = senamukha::Position::engine(16);

@@ -44,6 +44,9 @@ pub enum EngineError {
     GameOver,
     /// `ponderhit` without a search that ponders.
     NotPondering,
+    /// A search asked to play its move was stopped while it pondered (before
+    /// `ponderhit`): the reply it pondered on did not come, so it played nothing.
+    PonderStopped,
 }
 
 impl fmt::Display for EngineError {
@@ -74,6 +77,9 @@ impl fmt::Display for EngineError {
             }
             EngineError::GameOver => f.write_str("the game is over"),
             EngineError::NotPondering => f.write_str("ponderhit: no search is pondering"),
+            EngineError::PonderStopped => {
+                f.write_str("stopped while pondering, before ponderhit: no move played")
+            }
         }
     }
 }
@@ -100,7 +106,13 @@ impl From<OptionError> for EngineError {
 
 /// A user's text in double quotes, as every refusal quotes it (see [`quoted`]).
 pub fn quote(text: &str) -> String {
-    format!("{:?}", quoted(text))
+    // Escaped once: `{:?}` escapes the control characters, quotes and backslashes.
+    let shown: String = text.chars().take(crate::game::QUOTED_CHARS).collect();
+    let mut quote = format!("{shown:?}");
+    if text.chars().nth(crate::game::QUOTED_CHARS).is_some() {
+        quote.insert(quote.len() - 1, '…');
+    }
+    quote
 }
 
 /// Why a search limit was refused.

@@ -161,6 +161,9 @@ struct Settings {
 pub struct Engine {
     worker: Worker,
     served: Vec<&'static str>,
+    /// The game played: known while a search holds the table, so that the requests
+    /// served beside it (`uci`, CECP's `protover` and `option`) need no table.
+    game: &'static str,
     scope: OptionScope,
     bounds: Bounds,
     settings: Settings,
@@ -195,6 +198,7 @@ impl Engine {
         worker.limit_work(bounds.work);
         let mut engine = Engine {
             worker,
+            game: served[0],
             served,
             scope,
             bounds,
@@ -215,6 +219,11 @@ impl Engine {
     /// The games served, the first the one played at start.
     pub fn games(&self) -> &[&'static str] {
         &self.served
+    }
+
+    /// The game played now (known while work runs).
+    pub fn game(&self) -> &'static str {
+        self.game
     }
 
     pub fn bounds(&self) -> &Bounds {
@@ -290,6 +299,7 @@ impl Engine {
         let mut table = self.new_table(game);
         let taken = table.set_hash(self.settings.hash_mib);
         self.worker.set_table(table);
+        self.game = game;
         self.pondering = None;
         taken.map_err(EngineError::from)
     }
@@ -323,7 +333,7 @@ impl Engine {
         let mut specs = options::common(self.bounds.hash_mib, self.bounds.threads);
         let limit = self.bounds.table_limit;
         let games: Vec<&'static str> = match self.scope {
-            OptionScope::CurrentGame => vec![self.table().game()],
+            OptionScope::CurrentGame => vec![self.game],
             OptionScope::ServedGames => self.served.clone(),
         };
         for game in games {
@@ -387,7 +397,7 @@ impl Engine {
                 engine.iter().any(|o| is(o.name)) || rules.iter().any(|o| is(o.name))
             })
         };
-        if known(self.table().game()) {
+        if known(self.game) {
             self.set_game_option(name, value)?;
         } else if self.scope == OptionScope::ServedGames
             && let Some(game) = self.served.iter().copied().find(|g| known(g))
@@ -399,7 +409,7 @@ impl Engine {
             let names = self.options().iter().map(|s| s.name).collect();
             return Err(EngineError::UnknownOption {
                 name: name.to_string(),
-                game: (self.scope == OptionScope::CurrentGame).then(|| self.table().game()),
+                game: (self.scope == OptionScope::CurrentGame).then_some(self.game),
                 known: names,
             });
         }
@@ -452,6 +462,7 @@ impl Engine {
             table.set_position(fen, moves)?;
             let taken = table.set_hash(self.settings.hash_mib);
             self.worker.set_table(table);
+            self.game = game;
             return taken.map_err(EngineError::from);
         }
         self.set_position(fen, moves)

@@ -197,12 +197,18 @@ impl Worker {
         self.work.as_ref().is_some_and(|w| w.endless)
     }
 
-    /// The game; only when no work runs.
+    /// The game. The front ends' order of serving asks for it only when no work runs;
+    /// should one ask while work holds it, the work is stopped (and the fault logged)
+    /// rather than the process.
     pub fn table(&mut self) -> &mut dyn Table {
         self.collect(false);
+        if self.table.is_none() {
+            log::error!("the game was asked for while work held it: the work is stopped");
+            self.stop();
+        }
         self.table
             .as_deref_mut()
-            .expect("the game is here when no work runs")
+            .expect("stopped work hands the game back")
     }
 
     pub fn set_table(&mut self, table: Box<dyn Table>) {

@@ -566,7 +566,7 @@ impl Session {
                 self.halt(false);
                 match self.games.iter().find(|g| g.eq_ignore_ascii_case(arg(0))) {
                     Some(&game) => {
-                        if game != self.engine.table().game()
+                        if game != self.engine.game()
                             && let Err(e) = self.engine.set_game(game)
                         {
                             self.error(line, &e.to_string());

@@ -184,7 +184,7 @@ impl Daemon {
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "games" => Ok(games::NAMES.join(" ")),
             "describe" => {
-                let name = arg(0).unwrap_or(self.table().game());
+                let name = arg(0).unwrap_or(self.engine.game());
                 let unknown = || EngineError::UnknownGame {
                     name: name.to_string(),
                     served: games::NAMES.to_vec(),
@@ -390,8 +390,11 @@ impl Daemon {
                     out.line(&format!("info string {notice}"));
                 }
                 if genmove {
-                    let played = done.played.unwrap_or(Err(engine::TableError::GameOver));
-                    let result = played.map_err(RequestError::from);
+                    let result = match done.played {
+                        Some(played) => played.map_err(RequestError::from),
+                        None if done.abandoned => Err(EngineError::PonderStopped.into()),
+                        None => Err(EngineError::GameOver.into()),
+                    };
                     let (ok, text) = match result {
                         Ok(text) => (true, text),
                         Err(e) => (false, e.to_string()),
@@ -532,7 +535,7 @@ impl session::Dialect for Daemon {
             Some(request) => match request.command.as_str() {
                 "stop" => Kind::Stop,
                 "isready" | "ping" => Kind::Beside,
-                "ponderhit" => Kind::Stop,
+                "ponderhit" => Kind::Hit,
                 "quit" => Kind::Quit,
                 "go" | "genmove" | "perft" | "divide" => Kind::Work,
                 _ => Kind::Ordered,
@@ -562,6 +565,26 @@ impl session::Dialect for Daemon {
         let request = text.and_then(request::parse);
         let id = request.as_ref().and_then(|r| r.id.as_deref());
         self.reply(id, Err(RequestError::Unreadable(problem.to_string())));
+    }
+
+    fn act(&mut self, line: &str) -> Option<String> {
+        let request = request::parse(line.trim_end_matches('\r'))?;
+        let id = request.id.as_deref();
+        match request.command.as_str() {
+            "stop" => {
+                self.engine.stop();
+                Some(frame(id, true, ""))
+            }
+            "ponderhit" => Some(match self.engine.ponderhit() {
+                Ok(()) => frame(id, true, ""),
+                Err(e) => frame(id, false, &RequestError::from(e).to_string()),
+            }),
+            _ => None,
+        }
+    }
+
+    fn answer(&mut self, text: &str) {
+        self.out.send(text);
     }
 
     fn hung_up(&self) -> bool {

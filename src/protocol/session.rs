@@ -9,9 +9,18 @@
 //!   alive while it thinks; a search answers on its own, so nothing comes out of order).
 //!   `quit` too, when nothing waits before it. Beside work whose answer is its reply
 //!   (`genmove`, a count) they wait like any request, `quit` included.
+//! - A line that is not a request (too long, not UTF-8) needs no game either, but its
+//!   refusal is an answer like any other: it is given in its turn.
 //! - `stop` acts on the running work at once: a search gives its move, a count ends
 //!   early with a reply that says so. If a request that starts work waits before it,
-//!   the stop is meant for that work: it takes its turn right after it.
+//!   the stop is meant for that work (a script piped at once gets the same answers
+//!   whatever the timing): it acts as soon as that work has started. Running work that
+//!   only a stop would end (an infinite search, pondering) is stopped at once all the
+//!   same, since no stop could reach it otherwise.
+//! - `ponderhit` acts on the running search at once.
+//! - A `stop` or `ponderhit` that acts at once while answers are still owed before it
+//!   (requests that wait, or work whose answer is its reply) gives its own answer in
+//!   its turn, after those: answers come in the order of the requests.
 //! - A client that hangs up (a closed WebSocket of `ludus serve`) is owed nothing: its
 //!   work is stopped, the requests still waiting are dropped and the session ends.
 //! - End of input means the script is complete: everything read is served in order, as
@@ -36,9 +45,15 @@ pub enum Kind {
     Beside,
     /// `quit`: served beside a `go` search when nothing waits before it.
     Quit,
-    /// Acts on the running work at once (`stop`; every CECP command), unless work that
-    /// it is meant for waits to start.
+    /// Needs no game but is answered in its turn: served beside a `go` search when
+    /// nothing waits before it (a line that is not a request; an answer held back).
+    InTurn,
+    /// Acts on the running work at once (`stop`; every CECP command); when work waits
+    /// to start before it, once that work has started.
     Stop,
+    /// `ponderhit`: acts on the running search at once, as [`Kind::Stop`] does, but
+    /// ends nothing.
+    Hit,
 }
 
 /// Whether the session goes on after a request.
@@ -52,12 +67,15 @@ pub enum Flow {
 pub enum Line {
     Text(String),
     /// A line that is not a request: too long or not UTF-8. `problem` says which;
-    /// `text` is the line with its invalid bytes replaced (none for a line too long),
-    /// so that a dialect can still answer with the request's id.
+    /// `text` is the line with its invalid bytes replaced (for a line too long, its
+    /// first bytes), so that a dialect can still answer with the request's id.
     Unreadable {
         problem: String,
         text: Option<String>,
     },
+    /// The answer of a request that already acted ([`Dialect::act`]), to be given in
+    /// its turn.
+    Answer(String),
 }
 
 /// One protocol's requests, served by [`run`].
@@ -69,6 +87,15 @@ pub trait Dialect {
     fn serve(&mut self, line: &str) -> Flow;
     /// Answers a line that is not a request (`text`: see [`Line::Unreadable`]).
     fn unreadable(&mut self, problem: &str, text: Option<&str>);
+    /// Does at once what a [`Kind::Stop`] request does to the running work, and gives
+    /// the answer it owes, to be sent in its turn by [`Dialect::answer`]; `None`: the
+    /// dialect serves the request whole as it arrives (CECP, whose commands have no
+    /// answers to keep in order).
+    fn act(&mut self, _line: &str) -> Option<String> {
+        None
+    }
+    /// Sends an answer that [`Dialect::act`] gave.
+    fn answer(&mut self, _text: &str) {}
     /// Whether the client has gone, so that nothing more is to be served.
     fn hung_up(&self) -> bool {
         false
@@ -110,6 +137,11 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
                 return;
             }
         }
+        // A stop that waited for work to start acts once it has, even while requests
+        // before it wait for that work (which the stop ends); its answer keeps its turn.
+        if act_when_due(dialect, &mut waiting) {
+            continue;
+        }
         if ended {
             let engine = dialect.engine();
             if engine.endless() {
@@ -147,17 +179,17 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
                 ended = true;
                 continue;
             }
-            Input::TooLong(length) => (
-                Kind::Beside,
+            Input::TooLong { length, head } => (
+                Kind::InTurn,
                 Line::Unreadable {
                     problem: format!("line too long: {length} bytes (at most {MAX_LINE})"),
-                    text: None,
+                    text: Some(String::from_utf8_lossy(&head).into_owned()),
                 },
             ),
             Input::Line(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => (dialect.kind(&text), Line::Text(text)),
                 Err(e) => (
-                    Kind::Beside,
+                    Kind::InTurn,
                     Line::Unreadable {
                         problem: "invalid UTF-8 in the request".into(),
                         text: Some(String::from_utf8_lossy(e.as_bytes()).into_owned()),
@@ -165,10 +197,29 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
                 ),
             },
         };
+        if matches!(kind, Kind::Stop | Kind::Hit) {
+            if waiting.iter().any(|(k, _)| *k == Kind::Work) {
+                // Meant for the work that waits; running work that nothing but a stop
+                // ends would hold that work, and this stop, for ever.
+                if kind == Kind::Stop && dialect.engine().endless() {
+                    dialect.engine().stop();
+                }
+                waiting.push_back((kind, line));
+                continue;
+            }
+            let owed = !waiting.is_empty() || dialect.engine().running() == Some(WorkKind::Reply);
+            if owed
+                && let Line::Text(text) = &line
+                && let Some(answer) = dialect.act(text)
+            {
+                waiting.push_back((Kind::InTurn, Line::Answer(answer)));
+                continue;
+            }
+        }
         let now = match kind {
-            Kind::Stop => !waiting.iter().any(|(k, _)| *k == Kind::Work),
+            Kind::Stop | Kind::Hit => true,
             Kind::Beside => admits(dialect.engine().running(), kind),
-            Kind::Ordered | Kind::Work | Kind::Quit => {
+            Kind::Ordered | Kind::Work | Kind::Quit | Kind::InTurn => {
                 waiting.is_empty() && admits(dialect.engine().running(), kind)
             }
         };
@@ -180,11 +231,40 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
     }
 }
 
+/// Lets the first `stop` or `ponderhit` that waits act, once no work waits to start
+/// before it (see [`Dialect::act`]); whether one did.
+fn act_when_due(dialect: &mut impl Dialect, waiting: &mut VecDeque<(Kind, Line)>) -> bool {
+    let Some(at) = waiting
+        .iter()
+        .position(|(k, _)| matches!(k, Kind::Stop | Kind::Hit))
+    else {
+        return false;
+    };
+    if waiting.iter().take(at).any(|(k, _)| *k == Kind::Work) {
+        return false;
+    }
+    let answer = match &waiting[at].1 {
+        Line::Text(text) => dialect.act(text),
+        _ => None,
+    };
+    match answer {
+        Some(answer) => {
+            waiting[at] = (Kind::InTurn, Line::Answer(answer));
+            true
+        }
+        None => false,
+    }
+}
+
 fn serve(dialect: &mut impl Dialect, line: Line) -> Flow {
     match line {
         Line::Text(text) => dialect.serve(&text),
         Line::Unreadable { problem, text } => {
             dialect.unreadable(&problem, text.as_deref());
+            Flow::Continue
+        }
+        Line::Answer(text) => {
+            dialect.answer(&text);
             Flow::Continue
         }
     }
@@ -194,7 +274,12 @@ fn serve(dialect: &mut impl Dialect, line: Line) -> Flow {
 fn admits(running: Option<WorkKind>, kind: Kind) -> bool {
     matches!(
         (running, kind),
-        (None, _) | (_, Kind::Stop) | (Some(WorkKind::Search), Kind::Beside | Kind::Quit)
+        (None, _)
+            | (_, Kind::Stop | Kind::Hit)
+            | (
+                Some(WorkKind::Search),
+                Kind::Beside | Kind::Quit | Kind::InTurn
+            )
     )
 }
 
@@ -214,6 +299,8 @@ mod tests {
         assert!(admits(search, Kind::Quit));
         assert!(!admits(reply, Kind::Beside));
         assert!(!admits(reply, Kind::Quit));
+        assert!(admits(search, Kind::InTurn));
+        assert!(!admits(reply, Kind::InTurn));
         assert!(admits(reply, Kind::Stop));
         assert!(admits(search, Kind::Stop));
     }

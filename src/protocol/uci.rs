@@ -79,6 +79,11 @@ fn uci_name(name: &str) -> &str {
     }
 }
 
+/// How UCI refuses: it has no error replies.
+fn error_line(text: &str) -> String {
+    format!("info string error: {text}")
+}
+
 struct Session {
     dialect: Dialect,
     out: Writer,
@@ -87,7 +92,7 @@ struct Session {
 
 impl Session {
     fn error(&self, text: &str) {
-        self.out.line(&format!("info string error: {text}"));
+        self.out.line(&error_line(text));
     }
 
     fn identify(&mut self) {
@@ -98,7 +103,7 @@ impl Session {
         out.line(&format!(
             "option name {} type combo default {} var {}",
             self.dialect.variant_option().expect("a UCI dialect"),
-            self.engine.table().game(),
+            self.engine.game(),
             games.join(" var ")
         ));
         // The options of every game served: a client lists them once, before choosing.
@@ -395,7 +400,8 @@ impl session::Dialect for Session {
             .map(|w| w.to_ascii_lowercase())
             .as_deref()
         {
-            Some("stop" | "ponderhit") => Kind::Stop,
+            Some("stop") => Kind::Stop,
+            Some("ponderhit") => Kind::Hit,
             None | Some("uci" | "ugi" | "isready") => Kind::Beside,
             Some("quit") => Kind::Quit,
             Some("go") => Kind::Work,
@@ -409,5 +415,26 @@ impl session::Dialect for Session {
 
     fn unreadable(&mut self, problem: &str, _text: Option<&str>) {
         self.error(problem);
+    }
+
+    fn act(&mut self, line: &str) -> Option<String> {
+        let words = words(line);
+        match words.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+            Some("stop") => {
+                self.engine.stop();
+                Some(String::new())
+            }
+            Some("ponderhit") => Some(match self.engine.ponderhit() {
+                Ok(()) => String::new(),
+                Err(e) => format!("{}\n", error_line(&e.to_string())),
+            }),
+            _ => None,
+        }
+    }
+
+    fn answer(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.out.send(text);
+        }
     }
 }

@@ -32,55 +32,104 @@ const IMPLICIT: f64 = 0.8;
 const SCALE: f64 = 150.0;
 /// Iterations a `depth` limit stands for: `depth * ITERATIONS_PER_DEPTH`.
 pub const ITERATIONS_PER_DEPTH: u64 = 1_000;
-/// The most nodes the tree keeps; beyond it the search stops growing the tree.
-const MAX_NODES: usize = 4_000_000;
+/// The most players a node keeps rewards for.
+const MAX_PLAYERS: usize = 4;
 
+/// A node of the tree. Compact and without memory of its own (its children are a
+/// linked list of siblings, its untried moves are generated again when one is
+/// expanded), so that the tree's memory is its length times this size, bounded by
+/// `Hash`, and is given back at once when the search ends.
 struct Node<M> {
     /// The move that leads here (none at the root).
     mv: Option<M>,
-    children: Vec<u32>,
-    /// Moves not yet expanded.
-    untried: Vec<M>,
+    /// The child expanded first (0: none; the root is no one's child).
+    first_child: u32,
+    /// The next child of the same parent (0: none).
+    next_sibling: u32,
     visits: u32,
-    /// Per player: the sum of rewards.
-    rewards: Vec<f64>,
     /// The player to move here (who chooses among the children).
-    mover: usize,
+    mover: u8,
+    /// The node's legal moves (none at a game's end), and how many are children.
+    moves: u8,
+    expanded: u8,
+    /// Per player: the sum of rewards.
+    rewards: [f64; MAX_PLAYERS],
     /// Per player: the max^n value of the tree below (a new leaf: its rewards).
-    backed: Vec<f64>,
+    backed: [f64; MAX_PLAYERS],
+}
+
+impl<M> Node<M> {
+    fn fully_expanded(&self) -> bool {
+        self.expanded == self.moves
+    }
+}
+
+/// The children of `node`, most recently expanded first.
+fn children<M>(tree: &[Node<M>], node: usize) -> impl Iterator<Item = u32> + '_ {
+    let first = tree[node].first_child;
+    std::iter::successors((first != 0).then_some(first), move |&c| {
+        let next = tree[c as usize].next_sibling;
+        (next != 0).then_some(next)
+    })
+}
+
+/// The child of `node` that `key` ranks highest; among equals the one expanded last
+/// (the first met).
+fn best_child<M, K: PartialOrd>(
+    tree: &[Node<M>],
+    node: usize,
+    key: impl Fn(u32) -> K,
+) -> Option<u32> {
+    children(tree, node)
+        .map(|c| (c, key(c)))
+        .reduce(|best, next| if next.1 > best.1 { next } else { best })
+        .map(|(c, _)| c)
+}
+
+/// The most nodes a tree of `memory_bytes` holds.
+pub fn max_nodes<M>(memory_bytes: usize) -> usize {
+    (memory_bytes / std::mem::size_of::<Node<M>>()).clamp(16, u32::MAX as usize)
 }
 
 /// The rewards of a position for every player, in [0, 1].
-fn rewards<G: MultiPlayerGame>(position: &G) -> Vec<f64> {
+fn rewards<G: MultiPlayerGame>(position: &G) -> [f64; MAX_PLAYERS] {
     let players = G::PLAYERS.len();
+    let mut rewards = [0.0; MAX_PLAYERS];
     if let Some(outcome) = position.outcome() {
         let leaders = outcome.leaders();
-        return (0..players)
-            .map(|p| {
-                if leaders.contains(&p) {
-                    1.0 / leaders.len() as f64
-                } else {
-                    0.0
-                }
-            })
-            .collect();
+        for (p, reward) in rewards.iter_mut().enumerate().take(players) {
+            if leaders.contains(&p) {
+                *reward = 1.0 / leaders.len() as f64;
+            }
+        }
+        return rewards;
     }
     let values = position.evaluate_all();
     let total: Value = values.iter().sum();
-    (0..players)
-        .map(|p| {
-            let others = (total - values[p]) as f64 / (players - 1) as f64;
-            1.0 / (1.0 + (-(values[p] as f64 - others) / SCALE).exp())
-        })
-        .collect()
+    for (p, reward) in rewards.iter_mut().enumerate().take(players) {
+        let others = (total - values[p]) as f64 / (players - 1) as f64;
+        *reward = 1.0 / (1.0 + (-(values[p] as f64 - others) / SCALE).exp());
+    }
+    rewards
 }
 
-/// Searches `position` for the player to move.
+/// The legal moves of `position`, the most promising (captures) last: a node's
+/// untried moves are taken from the end.
+fn ordered_moves<G: MultiPlayerGame>(position: &G, moves: &mut Vec<G::Move>) {
+    position.legal_moves(moves);
+    moves.sort_by_cached_key(|&m| position.order_key(m));
+}
+
+/// Searches `position` for the player to move, with a tree of at most `memory_bytes`
+/// (beyond it the tree stops growing and the search goes on in it).
 pub fn search<G: MultiPlayerGame>(
     position: &mut G,
     limits: &Limits,
+    memory_bytes: usize,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult<G::Move> {
+    assert!(G::PLAYERS.len() <= MAX_PLAYERS, "a node keeps four players");
+    let max_nodes = max_nodes::<G::Move>(memory_bytes);
     let mut limits = limits.clone();
     // A depth limit becomes an iteration limit; the budget's depth is then not used.
     // `mate n` searches 2n - 1 plies deep in a game without mates (protocol.md): as a
@@ -107,20 +156,22 @@ pub fn search<G: MultiPlayerGame>(
     let lines_wanted = limits.multi_pv.clamp(1, root_moves.len().max(1));
     // Untried moves are taken from the end: the most promising (captures) first.
     root_moves.sort_by_cached_key(|&m| position.order_key(m));
-    let mut tree: Vec<Node<G::Move>> = vec![Node {
+    let mut tree: Vec<Node<G::Move>> = Vec::new();
+    tree.push(Node {
         mv: None,
-        children: Vec::new(),
-        untried: root_moves.clone(),
+        first_child: 0,
+        next_sibling: 0,
         visits: 0,
-        rewards: vec![0.0; players],
-        mover: position.to_move(),
+        rewards: [0.0; MAX_PLAYERS],
+        mover: position.to_move() as u8,
+        moves: root_moves.len() as u8,
+        expanded: 0,
         backed: rewards(position),
-    }];
+    });
     let mut iterations: u64 = 0;
     let mut deepest = 0;
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut moves = Vec::with_capacity(16);
-    let mut scratch = Vec::with_capacity(players);
     let mut info = Info {
         depth: 0,
         seldepth: 0,
@@ -152,54 +203,60 @@ pub fn search<G: MultiPlayerGame>(
         path.clear();
         path.push(0);
         let mut node = 0usize;
-        while tree[node].untried.is_empty() && !tree[node].children.is_empty() {
+        while tree[node].fully_expanded() && tree[node].first_child != 0 {
             let parent_log = (tree[node].visits.max(1) as f64).ln();
-            let mover = tree[node].mover;
-            let best = tree[node]
-                .children
-                .iter()
-                .copied()
-                .max_by(|&a, &b| {
-                    let uct = |c: u32| {
-                        let child = &tree[c as usize];
-                        let n = child.visits.max(1) as f64;
-                        (1.0 - IMPLICIT) * child.rewards[mover] / n
-                            + IMPLICIT * child.backed[mover]
-                            + EXPLORATION * (parent_log / n).sqrt()
-                    };
-                    uct(a).total_cmp(&uct(b))
-                })
-                .expect("children");
+            let mover = tree[node].mover as usize;
+            let best = best_child(&tree, node, |c| {
+                let child = &tree[c as usize];
+                let n = child.visits.max(1) as f64;
+                (1.0 - IMPLICIT) * child.rewards[mover] / n
+                    + IMPLICIT * child.backed[mover]
+                    + EXPLORATION * (parent_log / n).sqrt()
+            })
+            .expect("children");
             position.play(tree[best as usize].mv.expect("a child has a move"));
             node = best as usize;
             path.push(best);
         }
-        // Expansion: one untried move, evaluated at once.
+        // Expansion: one untried move, evaluated at once (while the tree has room).
         let mut leaf_rewards = None;
-        if tree.len() < MAX_NODES
-            && let Some(mv) = tree[node].untried.pop()
-        {
+        if !tree[node].fully_expanded() && tree.len() < max_nodes {
+            if tree.len() == tree.capacity() {
+                // Grown by hand, so that the tree never holds more than its bound.
+                let more = tree.len().min(max_nodes - tree.len());
+                tree.reserve_exact(more);
+            }
+            // The untried moves are the node's moves not yet expanded, from the end.
+            if node == 0 {
+                moves.clone_from(&root_moves);
+            } else {
+                ordered_moves(position, &mut moves);
+            }
+            let mv = moves[moves.len() - 1 - tree[node].expanded as usize];
             position.play(mv);
             let reward = rewards(position);
-            position.legal_moves(&mut moves);
-            moves.sort_by_cached_key(|&m| position.order_key(m));
-            let child = Node {
-                mv: Some(mv),
-                children: Vec::new(),
-                untried: if position.outcome().is_some() {
-                    Vec::new()
-                } else {
-                    moves.clone()
-                },
-                visits: 0,
-                rewards: vec![0.0; players],
-                mover: position.to_move(),
-                backed: reward.clone(),
+            let child_moves = if position.outcome().is_some() {
+                0
+            } else {
+                position.legal_moves(&mut moves);
+                moves.len() as u8
             };
-            leaf_rewards = Some(reward);
             let id = tree.len() as u32;
-            tree.push(child);
-            tree[node].children.push(id);
+            let parent = &mut tree[node];
+            let next_sibling = std::mem::replace(&mut parent.first_child, id);
+            parent.expanded += 1;
+            tree.push(Node {
+                mv: Some(mv),
+                first_child: 0,
+                next_sibling,
+                visits: 0,
+                rewards: [0.0; MAX_PLAYERS],
+                mover: position.to_move() as u8,
+                moves: child_moves,
+                expanded: 0,
+                backed: reward,
+            });
+            leaf_rewards = Some(reward);
             path.push(id);
         }
         deepest = deepest.max(path.len() - 1);
@@ -219,33 +276,27 @@ pub fn search<G: MultiPlayerGame>(
         // The max^n values, from the leaf's parent up: each node takes the values of
         // its child best for its mover.
         for &id in path.iter().rev().skip(1) {
-            let n = &tree[id as usize];
-            let mover = n.mover;
-            let best = n.children.iter().copied().max_by(|&a, &b| {
-                tree[a as usize].backed[mover].total_cmp(&tree[b as usize].backed[mover])
-            });
+            let mover = tree[id as usize].mover as usize;
+            let best = best_child(&tree, id as usize, |c| tree[c as usize].backed[mover]);
             if let Some(best) = best {
-                scratch.clear();
-                scratch.extend_from_slice(&tree[best as usize].backed);
-                tree[id as usize].backed.copy_from_slice(&scratch);
+                tree[id as usize].backed = tree[best as usize].backed;
             }
         }
         if iterations >= next_report {
             next_report *= 2;
             let lines = root_lines(&tree, position, deepest, iterations, &budget, lines_wanted);
+            let lines = with_fill(lines, tree.len(), max_nodes);
             info = report_lines(lines, report);
         }
     }
     if searching {
         let lines = root_lines(&tree, position, deepest, iterations, &budget, lines_wanted);
+        let lines = with_fill(lines, tree.len(), max_nodes);
         info = report_lines(lines, report);
     }
     budget.wait_if_infinite();
-    let best = tree[0]
-        .children
-        .iter()
-        .max_by_key(|&&c| tree[c as usize].visits)
-        .and_then(|&c| tree[c as usize].mv)
+    let best = best_child(&tree, 0, |c| tree[c as usize].visits)
+        .and_then(|c| tree[c as usize].mv)
         .or_else(|| root_moves.last().copied());
     info.nodes = iterations;
     info.time_ms = budget.elapsed_ms();
@@ -267,7 +318,12 @@ fn root_lines<G: MultiPlayerGame>(
 ) -> Vec<Info> {
     let canonical = G::NOTATIONS[0].1;
     // Most visited first; among equals the later child, as `max_by_key` chooses.
-    let mut ranked: Vec<(usize, u32)> = tree[0].children.iter().copied().enumerate().collect();
+    let mut ranked: Vec<(usize, u32)> = children(tree, 0)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .enumerate()
+        .collect();
     ranked.sort_by_key(|&(i, c)| std::cmp::Reverse((tree[c as usize].visits, i)));
     let mut infos: Vec<Info> = ranked
         .iter()
@@ -284,18 +340,13 @@ fn root_lines<G: MultiPlayerGame>(
                 if tree[child as usize].visits < 8 {
                     break;
                 }
-                next = tree[child as usize]
-                    .children
-                    .iter()
-                    .copied()
-                    .max_by_key(|&c| tree[c as usize].visits);
+                next = best_child(tree, child as usize, |c| tree[c as usize].visits);
             }
             let n = &tree[first as usize];
             Info {
                 depth: line.len() as u32,
                 seldepth: deepest as u32,
-                scores: n
-                    .rewards
+                scores: n.rewards[..G::PLAYERS.len()]
                     .iter()
                     .map(|r| Score::Centi((1000.0 * r / n.visits.max(1) as f64).round() as i32))
                     .collect(),
@@ -320,6 +371,15 @@ fn root_lines<G: MultiPlayerGame>(
         });
     }
     infos
+}
+
+/// The lines with how full the tree is (per mille of its bound, UCI's `hashfull`).
+fn with_fill(mut lines: Vec<Info>, nodes: usize, max_nodes: usize) -> Vec<Info> {
+    let permille = (nodes as u64 * 1000 / max_nodes.max(1) as u64) as u32;
+    for info in &mut lines {
+        info.hashfull = Some(permille);
+    }
+    lines
 }
 
 /// Reports the best lines; gives the best one's report.

@@ -65,14 +65,25 @@ pub struct Searcher {
     pub algorithm: Algorithm,
     nodes: u64,
     stopped: bool,
+    /// The memory a search's tree may take (Monte Carlo's), the `Hash` option's.
+    memory_bytes: usize,
 }
+
+/// The tree's memory of a searcher made by [`Searcher::new`].
+const DEFAULT_MEMORY_MIB: usize = 64;
 
 impl Searcher {
     pub fn new(algorithm: Algorithm) -> Searcher {
+        Searcher::with_memory(algorithm, DEFAULT_MEMORY_MIB)
+    }
+
+    /// A searcher whose tree takes at most `mib` MiB.
+    pub fn with_memory(algorithm: Algorithm, mib: usize) -> Searcher {
         Searcher {
             algorithm,
             nodes: 0,
             stopped: false,
+            memory_bytes: mib.max(1) << 20,
         }
     }
 
@@ -84,7 +95,7 @@ impl Searcher {
         mut report: impl FnMut(&Info),
     ) -> SearchResult<G::Move> {
         if self.algorithm == Algorithm::MonteCarlo {
-            return super::mcts::search(position, limits, &mut report);
+            return super::mcts::search(position, limits, self.memory_bytes, &mut report);
         }
         let mut budget = Budget::new(limits);
         self.nodes = 0;

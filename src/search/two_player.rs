@@ -506,9 +506,13 @@ impl<M: Copy + Send> Searcher<M> {
         let helper_nodes = AtomicU64::new(0);
         let exhaustive = budget.mate_plies.is_some();
         let (tt, main, helpers) = (&self.tt, &mut self.main, &mut self.helpers);
+        // No more threads than the cores this process may run on (taskset and cgroup
+        // limits count): more only time-share a core, and each must be scheduled to
+        // see a stop (64 threads on one core took 276 ms to stop).
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         std::thread::scope(|scope| {
             if !root_moves.is_empty() {
-                for (index, helper) in helpers.iter_mut().enumerate() {
+                for (index, helper) in helpers.iter_mut().take(cores - 1).enumerate() {
                     helper.root_only.clone_from(&root_only);
                     helper.root_excluded.clear();
                     let mut position = position.clone();

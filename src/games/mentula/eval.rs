@@ -121,8 +121,9 @@ impl Searchable for Position {
     ];
     const BENCH_DEPTH: u32 = 5;
     const ENGINE_OPTIONS: &'static [EngineOption] = &[ALGORITHM];
-    fn engine(_hash_mib: usize) -> Self::Engine {
-        multi_player::Searcher::new(multi_player::Algorithm::MonteCarlo)
+    fn engine(hash_mib: usize) -> Self::Engine {
+        // Monte Carlo's tree is held to `Hash`, as the other games' tables are.
+        multi_player::Searcher::with_memory(multi_player::Algorithm::MonteCarlo, hash_mib)
     }
     fn set_engine_option(
         engine: &mut Self::Engine,

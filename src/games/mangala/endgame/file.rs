@@ -48,12 +48,16 @@ pub enum TableFileError {
     Missing {
         path: PathBuf,
     },
+    /// Not a regular file, or not openable as one.
+    File(crate::files::FileError),
 }
 
 impl fmt::Display for TableFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TableFileError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TableFileError::Io { path, error } => {
+                write!(f, "{}: {error}", crate::files::shown(path))
+            }
             TableFileError::Build(e) => e.fmt(f),
             TableFileError::Length {
                 path,
@@ -62,22 +66,27 @@ impl fmt::Display for TableFileError {
             } => write!(
                 f,
                 "{} is {bytes} bytes, not {expected}: cut off or not a table",
-                path.display()
+                crate::files::shown(path)
             ),
             TableFileError::Foreign { path, why } => {
-                write!(f, "{} is not the table wanted: {why}", path.display())
+                write!(
+                    f,
+                    "{} is not the table wanted: {why}",
+                    crate::files::shown(path)
+                )
             }
             TableFileError::Corrupt { path } => write!(
                 f,
                 "{} does not match its checksum: the file is damaged",
-                path.display()
+                crate::files::shown(path)
             ),
             TableFileError::Missing { path } => write!(
                 f,
                 "there are no endgame table files there: {} is missing (ludus endgame \
                  --write makes them)",
-                path.display()
+                crate::files::shown(path)
             ),
+            TableFileError::File(e) => e.fmt(f),
         }
     }
 }
@@ -147,7 +156,7 @@ fn write_payload(level: &Level, out: &mut impl Write) -> std::io::Result<u32> {
 /// process that maps it.
 #[derive(Clone)]
 pub(super) struct MappedLevel {
-    map: Arc<memmap2::Mmap>,
+    map: Arc<crate::files::Mapped>,
     states: usize,
 }
 
@@ -158,6 +167,12 @@ impl MappedLevel {
 
     pub(super) fn bytes(&self) -> usize {
         self.map.len()
+    }
+
+    /// Whether the file was found cut short under the map: what was read of it since
+    /// may be zeros, not the table.
+    pub(super) fn damaged(&self) -> bool {
+        self.map.damaged()
     }
 
     #[inline]
@@ -226,14 +241,9 @@ fn map_unchecked(
     skip_origin: bool,
     states: usize,
 ) -> Result<(MappedLevel, u32), TableFileError> {
-    let io = |error| TableFileError::Io {
-        path: path.to_path_buf(),
-        error,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    // SAFETY: a table file is never changed in place: ludus writes each one whole under
-    // another name and renames it, so the pages mapped stay as they were checked.
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+    // A FIFO or a device in its place is refused, never waited for; a file cut short
+    // under the map reads as zeros and marks the level damaged (see `files::Mapped`).
+    let map = crate::files::Mapped::open(path).map_err(TableFileError::File)?;
     let bytes: &[u8] = &map;
     let foreign = |why: String| TableFileError::Foreign {
         path: path.to_path_buf(),

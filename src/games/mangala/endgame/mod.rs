@@ -33,8 +33,8 @@
 //! The tables assume no ply limit; the engine does not use them near the limit.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::sync::{Arc, Condvar, Mutex};
 
 use super::position::{Move, PITS, ROW, row, sow};
@@ -115,6 +115,12 @@ impl Level {
         }
     }
 
+    /// Whether its file was found cut short under the engine (see
+    /// [`crate::files::Mapped`]).
+    fn damaged(&self) -> bool {
+        matches!(self, Level::Mapped(mapped) if mapped.damaged())
+    }
+
     #[inline]
     fn settled(&self, index: usize) -> [u16; 2] {
         match self {
@@ -155,6 +161,8 @@ pub struct Table {
     ranker: Ranker,
     levels: Vec<Level>,
     statistics: Statistics,
+    /// Set once the damage of a level's file has been logged.
+    told_damaged: AtomicBool,
 }
 
 impl Table {
@@ -194,6 +202,7 @@ impl Table {
             ranker,
             levels: Vec::with_capacity(max_counters + 1),
             statistics: Statistics::default(),
+            told_damaged: AtomicBool::new(false),
         };
         table.levels.push(Level::empty_board());
         table.statistics.positions.push(0);
@@ -259,6 +268,7 @@ impl Table {
             ranker: Ranker::new(),
             levels,
             statistics: Statistics::default(),
+            told_damaged: AtomicBool::new(false),
         }
     }
 
@@ -285,10 +295,29 @@ impl Table {
             return None;
         }
         let [lower, upper] = self.levels[n].bounds(self.ranker.index(pits, n, mover));
+        if self.damaged() {
+            return None;
+        }
         Some(Bounds {
             lower: lower as i32,
             upper: upper as i32,
         })
+    }
+
+    /// Whether a level's file was found cut short under the engine: the table then
+    /// answers nothing more (what it read may be zeros), and says so once.
+    fn damaged(&self) -> bool {
+        if !crate::files::any_map_damaged() {
+            return false;
+        }
+        let damaged = self.levels.iter().any(Level::damaged);
+        if damaged && !self.told_damaged.swap(true, Relaxed) {
+            log::error!(
+                "an endgame table file was changed under the engine (cut short): the \
+                 tables are no longer used; set EndgamePath again once the files are whole"
+            );
+        }
+        damaged
     }
 
     /// A move that secures the lower bound and makes progress, with the position's
@@ -315,7 +344,8 @@ impl Table {
                 }
             }
         }
-        best.map(|(_, mv)| (mv, bounds))
+        // The successors were read after the probe: still whole?
+        best.filter(|_| !self.damaged()).map(|(_, mv)| (mv, bounds))
     }
 
     /// Sows `origin` from `pits` and looks the result up (final values only).

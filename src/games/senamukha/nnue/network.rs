@@ -96,6 +96,10 @@ impl fmt::Debug for Network {
     }
 }
 
+/// The largest network file read: a network of the widest hidden layer `ludus train`
+/// makes (2,048) with 16 output buckets takes about 20 MiB.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
 /// Why a network file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetworkError {
@@ -286,9 +290,11 @@ impl Network {
         out
     }
 
-    /// The network in the file at `path`.
+    /// The network in the file at `path`: a regular file of at most
+    /// [`MAX_FILE_BYTES`].
     pub fn read(path: &std::path::Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path).map_err(|e| NetworkError::Read(e.to_string()))?;
+        let bytes = crate::files::read_bounded(path, MAX_FILE_BYTES)
+            .map_err(|e| NetworkError::Read(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
 
