@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use common::Server;
@@ -19,6 +19,17 @@ trait Connect {
 impl Connect for Server {
     /// Opens a session with the given Origin (none: as a program would).
     fn connect(&self, origin: Option<&str>) -> Result<Session, tungstenite::Error> {
+        self.open_session(TcpStream::connect(&self.address).unwrap(), origin)
+    }
+}
+
+impl Server {
+    /// A session over `stream`, a connection to this server.
+    fn open_session(
+        &self,
+        stream: TcpStream,
+        origin: Option<&str>,
+    ) -> Result<Session, tungstenite::Error> {
         let mut request = format!("ws://{}/ws", self.address)
             .into_client_request()
             .unwrap();
@@ -27,13 +38,47 @@ impl Connect for Server {
                 .headers_mut()
                 .insert("Origin", origin.parse().unwrap());
         }
-        let (socket, _) = tungstenite::connect(request)?;
-        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
-            stream
-                .set_read_timeout(Some(Duration::from_secs(30)))
-                .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        match tungstenite::client(request, MaybeTlsStream::Plain(stream)) {
+            Ok((socket, _)) => Ok(Session(socket)),
+            Err(tungstenite::HandshakeError::Failure(e)) => Err(e),
+            Err(tungstenite::HandshakeError::Interrupted(_)) => unreachable!("a blocking stream"),
         }
-        Ok(Session(socket))
+    }
+
+    /// A line of the server's /proc/<pid>/status, in bytes (`VmHWM`: its peak resident
+    /// memory so far).
+    fn memory(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status
+            .lines()
+            .find(|line| line.starts_with(field))
+            .unwrap_or_else(|| panic!("{field} in {status}"));
+        let kib: u64 = line[field.len() + 1..]
+            .trim()
+            .trim_end_matches(" kB")
+            .parse()
+            .unwrap();
+        kib * 1024
+    }
+
+    /// Watches the server's peak memory for `wait` and gives it; a server past 1 GiB is
+    /// ended at once (the attack got through: the test fails, the machine is spared).
+    fn peak_memory_within(&mut self, wait: Duration) -> u64 {
+        let started = Instant::now();
+        loop {
+            let peak = self.memory("VmHWM:");
+            if peak > 1 << 30 {
+                let _ = self.child.kill();
+                panic!("the server took {} MiB", peak >> 20);
+            }
+            if started.elapsed() >= wait {
+                return peak;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 
@@ -53,6 +98,28 @@ impl Session {
                 _ => {}
             }
         }
+    }
+
+    /// Reads until the server closes the socket: the close frame's code and reason.
+    fn closed(&mut self) -> (u16, String) {
+        loop {
+            match self.0.read() {
+                Ok(Message::Close(Some(frame))) => {
+                    return (u16::from(frame.code), frame.reason.to_string());
+                }
+                Ok(Message::Close(None)) => panic!("closed without a code"),
+                Ok(_) => {}
+                Err(e) => panic!("closed without a close frame: {e}"),
+            }
+        }
+    }
+
+    /// Reads until the server closes the socket at a bound: code 1008 ("policy
+    /// violation"), with a reason that names the bound.
+    fn closed_at_bound(&mut self, bound: &str) {
+        let (code, reason) = self.closed();
+        assert_eq!(code, 1008, "{reason}");
+        assert!(reason.contains(bound), "{reason}");
     }
 
     /// Sends a request with an id and gives its reply, skipping `info` lines.
@@ -364,14 +431,7 @@ fn a_message_too_big_is_closed_with_code_1009() {
     let server = Server::start(&[]);
     let mut session = server.connect(None).unwrap();
     session.send(&"x".repeat(ludus::web::MAX_MESSAGE + 1));
-    let code = loop {
-        match session.0.read() {
-            Ok(Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
-            Ok(_) => {}
-            Err(e) => panic!("closed without a close frame: {e}"),
-        }
-    };
-    assert_eq!(code, Some(1009));
+    assert_eq!(session.closed().0, 1009);
     let mut fresh = server.connect(None).unwrap();
     assert_eq!(fresh.request(1, "name"), "=1 ludus\n\n");
 }
@@ -487,4 +547,77 @@ fn the_endgame_path_is_the_servers() {
         )
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The server's peak memory under an attack (said, so that a run shows it) stays
+/// within 64 MiB of what it held before.
+fn assert_small(attack: &str, before: u64, peak: u64) {
+    eprintln!(
+        "{attack}: {} MiB before, a peak of {} MiB",
+        before >> 20,
+        peak >> 20
+    );
+    assert!(peak < before + (64 << 20), "{attack}: {} MiB", peak >> 20);
+}
+
+/// The requests a session holds for its client are bounded. Behind a long count,
+/// requests wait for their turn: a message that would take those waiting for their
+/// replies beyond the bound in number (2 MiB of `ping` lines, an attack that once took
+/// 406 MiB) or in bytes (lines of a megabyte) closes the socket with 1008 and a reason
+/// that names the bound. The server stays small, and another session goes on.
+#[test]
+fn requests_waiting_beyond_the_bound_close_the_socket() {
+    let mut server = Server::start(&["--think-limit", "30"]);
+    let mut other = server.connect(None).unwrap();
+    assert_eq!(other.request(1, "name"), "=1 ludus\n\n");
+    let before = server.memory("VmRSS:");
+    let mut pings = server.connect(None).unwrap();
+    pings.send("1 perft 12");
+    let message = "ping\n".repeat(ludus::web::MAX_MESSAGE / 5);
+    for _ in 0..10 {
+        if pings.0.send(Message::text(message.clone())).is_err() {
+            break;
+        }
+    }
+    let peak = server.peak_memory_within(Duration::from_secs(2));
+    pings.closed_at_bound(&format!("{} requests", ludus::web::MAX_WAITING));
+    let mut long = server.connect(None).unwrap();
+    long.send("1 perft 12");
+    let line = format!("play {}", "a".repeat(ludus::protocol::MAX_LINE - 10));
+    for _ in 0..8 {
+        if long.0.send(Message::text(line.clone())).is_err() {
+            break;
+        }
+    }
+    let peak = peak.max(server.peak_memory_within(Duration::from_secs(2)));
+    long.closed_at_bound(&format!("{} bytes", ludus::web::MAX_WAITING_BYTES));
+    assert_small("requests waiting", before, peak);
+    assert_eq!(other.request(2, "name"), "=2 ludus\n\n");
+}
+
+/// The output a session holds for a client that does not read is bounded: past the
+/// bound the socket is closed with 1008 and a reason that names it (an attack of
+/// `diagram svg` lines once grew the server until the allocator ended it). The server
+/// stays small, and another session goes on.
+#[test]
+fn a_client_that_does_not_read_is_closed_at_the_output_bound() {
+    let mut server = Server::start(&[]);
+    let mut other = server.connect(None).unwrap();
+    assert_eq!(other.request(1, "name"), "=1 ludus\n\n");
+    let before = server.memory("VmRSS:");
+    // A client that takes little at a time and then reads nothing.
+    let stream = {
+        use socket2::{Domain, Socket, Type};
+        let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        let address: SocketAddr = server.address.parse().unwrap();
+        socket.connect(&address.into()).unwrap();
+        TcpStream::from(socket)
+    };
+    let mut hostile = server.open_session(stream, None).unwrap();
+    hostile.send(&"diagram svg\n".repeat(ludus::web::MAX_WAITING));
+    let peak = server.peak_memory_within(Duration::from_secs(2));
+    hostile.closed_at_bound(&format!("{} bytes", ludus::web::MAX_UNREAD));
+    assert_small("output not read", before, peak);
+    assert_eq!(other.request(2, "name"), "=2 ludus\n\n");
 }

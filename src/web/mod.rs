@@ -13,7 +13,9 @@
 //!   name of its own that resolves to 127.0.0.1 (DNS rebinding);
 //! - a WebSocket whose `Origin` is not this server's own is refused: any web page could
 //!   otherwise drive a local engine;
-//! - messages, sessions, a session's search time and its hash table are bounded;
+//! - messages, sessions, a session's search time and its hash table are bounded, and so
+//!   are the requests a session holds for its page and the replies the page has not
+//!   read: past a bound the socket is closed with its reason, never the server;
 //! - a closed socket ends its session: its search is stopped and its threads end.
 
 use std::net::SocketAddr;
@@ -33,7 +35,7 @@ use std::sync::Mutex;
 
 mod session;
 
-pub use session::MAX_MESSAGE;
+pub use session::{MAX_MESSAGE, MAX_UNREAD, MAX_WAITING, MAX_WAITING_BYTES};
 
 /// The page and what it loads, all in the binary (the page needs no network).
 const INDEX_HTML: &str = include_str!("page/index.html");
