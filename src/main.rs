@@ -364,6 +364,10 @@ enum Command {
         /// for every session: the EndgamePath option, which sessions may not change.
         #[arg(long, value_name = "DIR")]
         endgame_path: Option<std::path::PathBuf>,
+        /// Connections one address may have open at once (of the server's 128), so
+        /// that one address cannot take every place.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=ludus::web::MAX_CONNECTIONS as u64))]
+        peer_connections: u64,
     },
     /// Tunes the evaluation's weights to game results (Texel's method): `generate`
     /// plays self-play games and prints their quiet positions with results, `fit` fits
@@ -554,6 +558,7 @@ fn main() -> ExitCode {
         hash_limit,
         table_limit,
         endgame_path,
+        peer_connections,
     } = command
     {
         let options = ludus::web::Options {
@@ -565,6 +570,7 @@ fn main() -> ExitCode {
             fixed_paths: endgame_path
                 .map(|dir| vec![("EndgamePath".to_string(), dir.display().to_string())])
                 .unwrap_or_default(),
+            peer_connections: peer_connections as usize,
         };
         let ready = |address: std::net::SocketAddr| {
             println!("ludus serves the board at http://{address}/");

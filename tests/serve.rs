@@ -48,6 +48,38 @@ impl Server {
         }
     }
 
+    /// A connection to this server from the loopback address `local` (127.0.0.2, say:
+    /// Linux takes every 127.x.y.z as its own), as another machine would come.
+    fn stream_from(&self, local: &str) -> TcpStream {
+        use socket2::{Domain, Socket, Type};
+        let server: SocketAddr = self.address.parse().unwrap();
+        let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+        socket
+            .bind(&SocketAddr::new(local.parse().unwrap(), 0).into())
+            .unwrap();
+        socket.connect(&server.into()).unwrap();
+        socket.into()
+    }
+
+    /// A raw HTTP/1.1 GET of `/` from `local`: the status code, or `None` if the
+    /// server closed the connection without one.
+    fn get_from(&self, local: &str) -> Option<u16> {
+        use std::io::{Read, Write};
+        let mut stream = self.stream_from(local);
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        write!(
+            stream,
+            "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.address
+        )
+        .ok()?;
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        std::str::from_utf8(response.get(9..12)?).ok()?.parse().ok()
+    }
+
     /// A line of the server's /proc/<pid>/status, in bytes (`VmHWM`: its peak resident
     /// memory so far).
     fn memory(&self, field: &str) -> u64 {
@@ -79,6 +111,14 @@ impl Server {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+    /// The sockets the server has open (its listener among them).
+    fn sockets(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id()))
+            .unwrap()
+            .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+            .filter(|target| target.to_string_lossy().starts_with("socket:"))
+            .count()
     }
 }
 
@@ -620,4 +660,59 @@ fn a_client_that_does_not_read_is_closed_at_the_output_bound() {
     hostile.closed_at_bound(&format!("{} bytes", ludus::web::MAX_UNREAD));
     assert_small("output not read", before, peak);
     assert_eq!(other.request(2, "name"), "=2 ludus\n\n");
+}
+
+/// Once an attack from 127.0.0.1 is under way, a GET from 127.0.0.2 is answered within a
+/// second; when it was asked.
+fn another_address_is_served_at_once(server: &Server) -> Instant {
+    std::thread::sleep(Duration::from_millis(500));
+    let asked = Instant::now();
+    assert_eq!(server.get_from("127.0.0.2"), Some(200));
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
+    asked
+}
+
+/// Clients of one address that ask for the script again and again and read nothing
+/// (each pipelining requests on every connection it may open) hold no place that
+/// another address needs, and are dropped after the write timeout.
+#[test]
+fn clients_that_do_not_read_are_dropped_and_leave_places_for_others() {
+    use std::io::Write;
+    let server = Server::start(&[]);
+    let listening = server.sockets();
+    let requests =
+        format!("GET /ludus.js HTTP/1.1\r\nHost: {}\r\n\r\n", server.address).repeat(200);
+    let flood: Vec<TcpStream> = (0..ludus::web::MAX_CONNECTIONS)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            let _ = stream.write_all(requests.as_bytes());
+            stream
+        })
+        .collect();
+    let asked = another_address_is_served_at_once(&server);
+    let deadline = asked + ludus::web::WRITE_TIMEOUT + Duration::from_secs(5);
+    while server.sockets() > listening {
+        assert!(
+            Instant::now() < deadline,
+            "{} connections still open",
+            server.sockets() - listening
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(flood);
+}
+
+/// Idle connections of one address (as many as the server takes) leave places for
+/// another address.
+#[test]
+fn idle_connections_of_one_address_leave_places_for_others() {
+    let server = Server::start(&[]);
+    let _flood: Vec<TcpStream> = (0..ludus::web::MAX_CONNECTIONS)
+        .map(|_| TcpStream::connect(&server.address).unwrap())
+        .collect();
+    another_address_is_served_at_once(&server);
 }

@@ -33,7 +33,10 @@ use tokio::sync::Semaphore;
 use crate::engine::{Bounds, Engine, EngineError, OptionScope};
 use std::sync::Mutex;
 
+mod peers;
 mod session;
+
+use peers::PerPeer;
 
 pub use session::{MAX_MESSAGE, MAX_UNREAD, MAX_WAITING, MAX_WAITING_BYTES};
 
@@ -59,6 +62,8 @@ pub struct Options {
     /// The options naming files on this machine, by name, that every session gets and
     /// none may change (`--endgame-path`: `EndgamePath`).
     pub fixed_paths: Vec<(String, String)>,
+    /// Connections one address may have open at once (of [`MAX_CONNECTIONS`]).
+    pub peer_connections: usize,
 }
 
 impl Default for Options {
@@ -70,6 +75,7 @@ impl Default for Options {
             hash_mib: 256,
             table_limit: 14,
             fixed_paths: Vec::new(),
+            peer_connections: 16,
         }
     }
 }
@@ -143,6 +149,7 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
                  and the Host check against DNS rebinding is off"
             );
         }
+        let peer_connections = PerPeer::new(options.peer_connections);
         let server = Arc::new(Server {
             sessions: Arc::new(Semaphore::new(options.sessions)),
             options,
@@ -160,7 +167,7 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
             .route("/ws", get(socket))
             .layer(axum::middleware::map_response(with_safety_headers))
             .with_state(server);
-        accept(listener, app).await;
+        accept(listener, app, peer_connections).await;
         Ok(())
     })
 }
@@ -168,14 +175,19 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
 /// Connections open at once; one more is closed as soon as it is accepted. Tabs hold
 /// one or two each, and every session one more for its WebSocket.
 pub const MAX_CONNECTIONS: usize = 128;
+/// A connection whose client takes nothing of what it is sent for this long (a
+/// response, a WebSocket message) is closed, so that a client that does not read
+/// cannot hold a place.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A connection that has not sent a whole request header this long after it opened
 /// (or after its last response) is closed, so that half-open connections cannot hold
 /// the server's places.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Serves every connection with the app, at most [`MAX_CONNECTIONS`] at once, each
-/// with the [`HEADER_TIMEOUT`]. (axum's own `serve` has neither bound.)
-async fn accept(listener: tokio::net::TcpListener, app: Router) {
+/// Serves every connection with the app, at most [`MAX_CONNECTIONS`] at once and
+/// `peer_connections` of one address, each with the [`HEADER_TIMEOUT`] and the
+/// [`WRITE_TIMEOUT`]. (axum's own `serve` has none of these bounds.)
+async fn accept(listener: tokio::net::TcpListener, app: Router, peer_connections: Arc<PerPeer>) {
     let places = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -187,10 +199,21 @@ async fn accept(listener: tokio::net::TcpListener, app: Router) {
                 continue;
             }
         };
+        let Some(peer_place) = peer_connections.take(peer.ip()) else {
+            log::info!(
+                "closed a connection from {peer}: its address has all {} it may open",
+                peer_connections.limit()
+            );
+            continue;
+        };
         let Ok(place) = places.clone().try_acquire_owned() else {
             log::info!("closed a connection from {peer}: all {MAX_CONNECTIONS} are open");
             continue;
         };
+        // A client that does not read fails the writes after the timeout, which ends
+        // the connection; a WebSocket keeps it after its upgrade.
+        let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(WRITE_TIMEOUT));
         let service = hyper_util::service::TowerToHyperService::new(
             app.clone().layer(axum::Extension(ConnectInfo(peer))),
         );
@@ -198,14 +221,14 @@ async fn accept(listener: tokio::net::TcpListener, app: Router) {
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .serve_connection(hyper_util::rt::TokioIo::new(Box::pin(stream)), service)
                 .with_upgrades();
             if let Err(e) = connection.await {
                 log::debug!("connection from {peer}: {e}");
             }
             // An upgraded connection (a WebSocket) leaves here at its upgrade: the
-            // sessions' own bound holds it from then on.
-            drop(place);
+            // sessions' own bounds hold it from then on.
+            drop((place, peer_place));
         });
     }
 }

@@ -313,7 +313,7 @@ pub async fn run<P: Send>(mut socket: WebSocket, peer: SocketAddr, bounds: Bound
                     }
                     let length = text.len();
                     // A page that does not read holds the send until the session's
-                    // output goes beyond its bound.
+                    // output goes beyond its bound, or the connection's write timeout.
                     tokio::select! {
                         sent = socket.send(Message::Text(text.into())) => {
                             if sent.is_err() {
