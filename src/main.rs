@@ -368,6 +368,10 @@ enum Command {
         /// that one address cannot take every place.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=ludus::web::MAX_CONNECTIONS as u64))]
         peer_connections: u64,
+        /// Sessions one address may have open at once [default: all of them when
+        /// listening on loopback, where every tab comes from one address; else half].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        peer_sessions: Option<u64>,
     },
     /// Tunes the evaluation's weights to game results (Texel's method): `generate`
     /// plays self-play games and prints their quiet positions with results, `fit` fits
@@ -559,6 +563,7 @@ fn main() -> ExitCode {
         table_limit,
         endgame_path,
         peer_connections,
+        peer_sessions,
     } = command
     {
         let options = ludus::web::Options {
@@ -571,6 +576,7 @@ fn main() -> ExitCode {
                 .map(|dir| vec![("EndgamePath".to_string(), dir.display().to_string())])
                 .unwrap_or_default(),
             peer_connections: peer_connections as usize,
+            peer_sessions: peer_sessions.map(|n| n as usize),
         };
         let ready = |address: std::net::SocketAddr| {
             println!("ludus serves the board at http://{address}/");

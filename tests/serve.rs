@@ -343,7 +343,10 @@ fn sessions_are_bounded_in_number_and_in_search_time() {
     let host = server.address.clone();
     assert_eq!(
         server.get("/sessions", &host),
-        (200, r#"{"limit":2,"open":2}"#.to_string())
+        (
+            200,
+            r#"{"limit":2,"open":2,"peer_limit":2,"peer_open":2}"#.to_string()
+        )
     );
     let started = Instant::now();
     first.send("1 go infinite");
@@ -715,4 +718,29 @@ fn idle_connections_of_one_address_leave_places_for_others() {
         .map(|_| TcpStream::connect(&server.address).unwrap())
         .collect();
     another_address_is_served_at_once(&server);
+}
+
+/// One address may not hold every session: another address still gets one.
+#[test]
+fn one_address_cannot_hold_every_session() {
+    let server = Server::start(&["--sessions", "3", "--peer-sessions", "2"]);
+    let _first = server.connect(None).unwrap();
+    let _second = server.connect(None).unwrap();
+    match server.connect(None) {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 503),
+        Err(e) => panic!("refused with 503, not {e}"),
+        Ok(_) => panic!("a third session of one address was let in"),
+    }
+    let mut newcomer = server
+        .open_session(server.stream_from("127.0.0.2"), None)
+        .unwrap();
+    assert_eq!(newcomer.request(1, "name"), "=1 ludus\n\n");
+    // The page asks why its socket was refused.
+    assert_eq!(
+        server.get("/sessions", &server.address),
+        (
+            200,
+            r#"{"limit":3,"open":3,"peer_limit":2,"peer_open":2}"#.to_string()
+        )
+    );
 }

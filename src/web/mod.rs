@@ -64,6 +64,9 @@ pub struct Options {
     pub fixed_paths: Vec<(String, String)>,
     /// Connections one address may have open at once (of [`MAX_CONNECTIONS`]).
     pub peer_connections: usize,
+    /// Sessions one address may have open at once; `None`: all of them when the
+    /// server listens on loopback (where every tab comes from one address), else half.
+    pub peer_sessions: Option<usize>,
 }
 
 impl Default for Options {
@@ -76,6 +79,7 @@ impl Default for Options {
             table_limit: 14,
             fixed_paths: Vec::new(),
             peer_connections: 16,
+            peer_sessions: None,
         }
     }
 }
@@ -85,6 +89,8 @@ struct Server {
     /// Where the server listens (the port chosen when 0 was asked for).
     address: SocketAddr,
     sessions: Arc<Semaphore>,
+    /// The sessions of each address.
+    peer_sessions: Arc<PerPeer>,
     /// An engine with the fixed paths set, which keeps their files open between
     /// sessions (the engines of a process share them while one holds them).
     _keeps_files_open: Option<Mutex<Engine>>,
@@ -150,8 +156,16 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
             );
         }
         let peer_connections = PerPeer::new(options.peer_connections);
+        let peer_sessions = options
+            .peer_sessions
+            .unwrap_or(if address.ip().is_loopback() {
+                options.sessions
+            } else {
+                options.sessions.div_ceil(2)
+            });
         let server = Arc::new(Server {
             sessions: Arc::new(Semaphore::new(options.sessions)),
+            peer_sessions: PerPeer::new(peer_sessions),
             options,
             address,
             _keeps_files_open: keeps_files_open,
@@ -347,17 +361,29 @@ async fn favicon(State(server): State<Arc<Server>>, headers: HeaderMap) -> Respo
     asset(&headers, &server, "image/svg+xml", FAVICON_SVG)
 }
 
-/// How many sessions are open and how many may be: a page whose WebSocket was refused
-/// asks, since a browser does not tell a page why its WebSocket failed.
-async fn sessions(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+/// How many sessions are open and how many may be, of all and of the asker's address: a
+/// page whose WebSocket was refused asks, since a browser does not tell a page why its
+/// WebSocket failed.
+async fn sessions(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
     if let Err(refused) = server.check_host(&headers) {
         return refused.into_response();
     }
     let limit = server.options.sessions;
     let open = limit - server.sessions.available_permits();
+    let peer_limit = server.peer_sessions.limit();
+    let peer_open = server.peer_sessions.held_by(peer.ip());
     (
         [(header::CACHE_CONTROL, "no-store")],
-        axum::Json(serde_json::json!({ "open": open, "limit": limit })),
+        axum::Json(serde_json::json!({
+            "open": open,
+            "limit": limit,
+            "peer_open": peer_open,
+            "peer_limit": peer_limit,
+        })),
     )
         .into_response()
 }
@@ -374,6 +400,15 @@ async fn socket(
     {
         return refused.into_response();
     }
+    let Some(peer_place) = server.peer_sessions.take(peer.ip()) else {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "all {} sessions one address may have are in use; close a tab and try again",
+                server.peer_sessions.limit()
+            ),
+        );
+    };
     let Ok(permit) = server.sessions.clone().try_acquire_owned() else {
         return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -397,7 +432,7 @@ async fn socket(
     upgrade
         .max_message_size(2 * MAX_MESSAGE)
         .max_frame_size(2 * MAX_MESSAGE)
-        .on_upgrade(move |socket| session::run(socket, peer, bounds, permit))
+        .on_upgrade(move |socket| session::run(socket, peer, bounds, (permit, peer_place)))
 }
 
 #[cfg(test)]

@@ -46,6 +46,14 @@ impl PerPeer {
         })
     }
 
+    /// How many places `peer`'s address holds.
+    pub fn held_by(&self, peer: IpAddr) -> usize {
+        self.held()
+            .get(&address_of(peer))
+            .copied()
+            .unwrap_or_default()
+    }
+
     fn held(&self) -> MutexGuard<'_, HashMap<IpAddr, usize>> {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -88,7 +96,9 @@ mod tests {
         let _second = places.take(one).unwrap();
         assert!(places.take(one).is_none());
         assert!(places.take(other).is_some());
+        assert_eq!(places.held_by(one), 2);
         drop(first);
+        assert_eq!(places.held_by(one), 1);
         let _third = places.take(one).unwrap();
         assert!(places.take(one).is_none());
     }

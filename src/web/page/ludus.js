@@ -1234,8 +1234,11 @@ function wire() {
 async function whyRefused(otherwise) {
   try {
     const reply = await fetch('/sessions', { cache: 'no-store' });
-    const { open, limit } = await reply.json();
+    const { open, limit, peer_open, peer_limit } = await reply.json();
     if (open >= limit) return `all ${limit} engine sessions are in use; close a tab and reload`;
+    if (peer_open >= peer_limit) {
+      return `all ${peer_limit} engine sessions one address may have are in use; close a tab and reload`;
+    }
   } catch {
     // The server itself is gone.
   }
