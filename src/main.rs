@@ -372,6 +372,10 @@ enum Command {
         /// listening on loopback, where every tab comes from one address; else half].
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
         peer_sessions: Option<u64>,
+        /// Seconds after which a session with no request and no work is closed, to
+        /// free its place (at least the think limit).
+        #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86400))]
+        idle_limit: u64,
     },
     /// Tunes the evaluation's weights to game results (Texel's method): `generate`
     /// plays self-play games and prints their quiet positions with results, `fit` fits
@@ -564,6 +568,7 @@ fn main() -> ExitCode {
         endgame_path,
         peer_connections,
         peer_sessions,
+        idle_limit,
     } = command
     {
         let options = ludus::web::Options {
@@ -577,6 +582,7 @@ fn main() -> ExitCode {
                 .unwrap_or_default(),
             peer_connections: peer_connections as usize,
             peer_sessions: peer_sessions.map(|n| n as usize),
+            idle_limit: std::time::Duration::from_secs(idle_limit),
         };
         let ready = |address: std::net::SocketAddr| {
             println!("ludus serves the board at http://{address}/");

@@ -744,3 +744,30 @@ fn one_address_cannot_hold_every_session() {
         )
     );
 }
+
+/// A session with no request and no work for the idle limit is closed with its reason,
+/// and its place is free again; one whose work runs is not idle.
+#[test]
+fn an_idle_session_is_closed_and_frees_its_place() {
+    let server = Server::start(&["--sessions", "1", "--idle-limit", "2", "--think-limit", "2"]);
+    let mut session = server.connect(None).unwrap();
+    let started = Instant::now();
+    session.send("1 perft 12");
+    let reply = session.receive();
+    assert!(
+        reply.starts_with("?1 stopped at this session's limit"),
+        "{reply}"
+    );
+    let replied = Instant::now();
+    let (code, reason) = session.closed();
+    let idle = replied.elapsed();
+    assert_eq!(code, 1000, "{reason}");
+    assert!(reason.contains("2 s"), "{reason}");
+    assert!(
+        idle > Duration::from_millis(1500) && idle < Duration::from_secs(5),
+        "closed {idle:?} after its last reply, {:?} after it opened",
+        started.elapsed()
+    );
+    let mut fresh = server.connect(None).unwrap();
+    assert_eq!(fresh.request(1, "name"), "=1 ludus\n\n");
+}

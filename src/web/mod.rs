@@ -67,6 +67,9 @@ pub struct Options {
     /// Sessions one address may have open at once; `None`: all of them when the
     /// server listens on loopback (where every tab comes from one address), else half.
     pub peer_sessions: Option<usize>,
+    /// A session with no request and no work for this long is closed (never before
+    /// its work's limit, `work_limit`).
+    pub idle_limit: Duration,
 }
 
 impl Default for Options {
@@ -80,6 +83,7 @@ impl Default for Options {
             fixed_paths: Vec::new(),
             peer_connections: 16,
             peer_sessions: None,
+            idle_limit: Duration::from_secs(600),
         }
     }
 }
@@ -427,12 +431,15 @@ async fn socket(
         hang_up: None,
         fixed_paths: Some(server.options.fixed_paths.clone()),
     };
+    // Work runs at most its limit and ends with a message: no shorter idle limit cuts
+    // it short.
+    let idle = server.options.idle_limit.max(server.options.work_limit);
     // The socket reads a little more than a message may hold, so that the session can
     // tell a too-big message from a broken socket and close with the code that says so.
     upgrade
         .max_message_size(2 * MAX_MESSAGE)
         .max_frame_size(2 * MAX_MESSAGE)
-        .on_upgrade(move |socket| session::run(socket, peer, bounds, (permit, peer_place)))
+        .on_upgrade(move |socket| session::run(socket, peer, bounds, idle, (permit, peer_place)))
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use tokio::sync::{Notify, mpsc};
+use tokio::time::Instant;
 
 use crate::engine::Bounds;
 use crate::protocol;
@@ -34,6 +35,7 @@ pub const MAX_UNREAD: usize = 2 * MAX_MESSAGE;
 const CLOSING: Duration = Duration::from_secs(1);
 
 /// The WebSocket close codes (RFC 6455, 7.4.1).
+const NORMAL: u16 = 1000;
 const POLICY_VIOLATION: u16 = 1008;
 const MESSAGE_TOO_BIG: u16 = 1009;
 
@@ -48,6 +50,8 @@ enum Closed {
     RequestBytes,
     /// More than [`MAX_UNREAD`] bytes of output would wait for the page to read them.
     Unread,
+    /// No request and no work for this long.
+    Idle(Duration),
 }
 
 impl Closed {
@@ -70,6 +74,10 @@ impl Closed {
             Closed::Unread => (
                 POLICY_VIOLATION,
                 format!("more than {MAX_UNREAD} bytes of replies not read"),
+            ),
+            Closed::Idle(idle) => (
+                NORMAL,
+                format!("no request and no work for {} s", idle.as_secs()),
             ),
         };
         CloseFrame {
@@ -109,6 +117,10 @@ impl Waiting {
         if let Some(Reverse(length)) = self.lengths.pop() {
             self.bytes -= length;
         }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lengths.is_empty()
     }
 }
 
@@ -242,10 +254,17 @@ impl Write for ToPage {
     }
 }
 
-/// One page's engine session, until either side ends it: the client, `quit` or a
-/// bound. `place` is what the session holds of the server's places, given back once
-/// its threads are gone.
-pub async fn run<P: Send>(mut socket: WebSocket, peer: SocketAddr, bounds: Bounds, place: P) {
+/// One page's engine session, until either side ends it: the client, `quit`, a bound,
+/// or `idle` with no request waiting for its reply and no message either way (no
+/// request, no work). `place` is what the session holds of the server's places, given
+/// back once its threads are gone.
+pub async fn run<P: Send>(
+    mut socket: WebSocket,
+    peer: SocketAddr,
+    bounds: Bounds,
+    idle: Duration,
+    place: P,
+) {
     log::info!("session opened by {peer}");
     let (to_engine, messages) = std_mpsc::channel::<Vec<u8>>();
     let (page, mut from_engine) = mpsc::unbounded_channel::<String>();
@@ -269,6 +288,8 @@ pub async fn run<P: Send>(mut socket: WebSocket, peer: SocketAddr, bounds: Bound
     let engine = std::thread::spawn(move || protocol::serve_native(input, output, bounds));
     let mut waiting = Waiting::default();
     let mut first = true;
+    // The last message either way: a request, or output of the work it started.
+    let mut last = Instant::now();
     let closed = loop {
         tokio::select! {
             message = socket.recv() => match message {
@@ -276,6 +297,7 @@ pub async fn run<P: Send>(mut socket: WebSocket, peer: SocketAddr, bounds: Bound
                     break Some(Closed::TooBig);
                 }
                 Some(Ok(Message::Text(text))) => {
+                    last = Instant::now();
                     match requests(text.as_str(), &mut first, &mut waiting) {
                         Ok(bytes) if bytes.is_empty() => {}
                         Ok(bytes) => {
@@ -290,6 +312,7 @@ pub async fn run<P: Send>(mut socket: WebSocket, peer: SocketAddr, bounds: Bound
                     break Some(Closed::TooBig);
                 }
                 Some(Ok(Message::Binary(_))) => {
+                    last = Instant::now();
                     let refusal = "? a binary message is not a request: send requests as text\n\n";
                     if socket.send(Message::Text(refusal.into())).await.is_err() {
                         break None;
@@ -308,6 +331,7 @@ pub async fn run<P: Send>(mut socket: WebSocket, peer: SocketAddr, bounds: Bound
             },
             output = from_engine.recv() => match output {
                 Some(text) => {
+                    last = Instant::now();
                     if answers(&text) {
                         waiting.answered();
                     }
@@ -328,6 +352,11 @@ pub async fn run<P: Send>(mut socket: WebSocket, peer: SocketAddr, bounds: Bound
                 None => break unread.over().then_some(Closed::Unread),
             },
             () = unread.closing.notified() => break Some(Closed::Unread),
+            // Work ends with a message within the think limit, which `idle` is at
+            // least: a session that waits for none and has none is idle.
+            () = tokio::time::sleep_until(last + idle), if waiting.is_empty() => {
+                break Some(Closed::Idle(idle));
+            }
         }
     };
     // The page is gone or the session ended: nothing it asked for is owed any more.
@@ -375,7 +404,7 @@ mod tests {
             assert_eq!(waiting.bytes, 1000);
         }
         waiting.answered();
-        assert!(waiting.lengths.is_empty());
+        assert!(waiting.is_empty());
         assert_eq!(waiting.bytes, 0);
     }
 

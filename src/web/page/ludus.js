@@ -77,8 +77,9 @@ class Engine {
         resolve();
       };
       this.socket.onerror = () => reject(new Error('cannot reach the engine'));
-      // A socket refused before it opened is told by connect's error instead.
-      this.socket.onclose = () => this.opened && this.onClose();
+      // A socket refused before it opened is told by connect's error instead; the
+      // server says why it closed one (idle, a bound) in the close frame's reason.
+      this.socket.onclose = (event) => this.opened && this.onClose(event.reason);
       this.socket.onmessage = (event) => this.receive(event.data);
     });
   }
@@ -1247,9 +1248,10 @@ async function whyRefused(otherwise) {
 
 async function main() {
   wire();
-  engine = new Engine(showInfo, () => {
+  engine = new Engine(showInfo, (reason) => {
     setState('closed');
-    say('the engine session has ended; reload the page for a new one', 'error');
+    const why = reason ? ` (${reason})` : '';
+    say(`the engine session has ended${why}; reload the page for a new one`, 'error');
   });
   try {
     await engine.connect();
