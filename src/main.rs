@@ -364,6 +364,18 @@ enum Command {
         /// for every session: the EndgamePath option, which sessions may not change.
         #[arg(long, value_name = "DIR")]
         endgame_path: Option<std::path::PathBuf>,
+        /// Connections one address may have open at once (of the server's 128), so
+        /// that one address cannot take every place.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=ludus::web::MAX_CONNECTIONS as u64))]
+        peer_connections: u64,
+        /// Sessions one address may have open at once [default: all of them when
+        /// listening on loopback, where every tab comes from one address; else half].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        peer_sessions: Option<u64>,
+        /// Seconds after which a session with no request and no work is closed, to
+        /// free its place (at least the think limit).
+        #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86400))]
+        idle_limit: u64,
     },
     /// Tunes the evaluation's weights to game results (Texel's method): `generate`
     /// plays self-play games and prints their quiet positions with results, `fit` fits
@@ -554,6 +566,9 @@ fn main() -> ExitCode {
         hash_limit,
         table_limit,
         endgame_path,
+        peer_connections,
+        peer_sessions,
+        idle_limit,
     } = command
     {
         let options = ludus::web::Options {
@@ -565,6 +580,9 @@ fn main() -> ExitCode {
             fixed_paths: endgame_path
                 .map(|dir| vec![("EndgamePath".to_string(), dir.display().to_string())])
                 .unwrap_or_default(),
+            peer_connections: peer_connections as usize,
+            peer_sessions: peer_sessions.map(|n| n as usize),
+            idle_limit: std::time::Duration::from_secs(idle_limit),
         };
         let ready = |address: std::net::SocketAddr| {
             println!("ludus serves the board at http://{address}/");

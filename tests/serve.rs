@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use common::Server;
@@ -19,6 +19,17 @@ trait Connect {
 impl Connect for Server {
     /// Opens a session with the given Origin (none: as a program would).
     fn connect(&self, origin: Option<&str>) -> Result<Session, tungstenite::Error> {
+        self.open_session(TcpStream::connect(&self.address).unwrap(), origin)
+    }
+}
+
+impl Server {
+    /// A session over `stream`, a connection to this server.
+    fn open_session(
+        &self,
+        stream: TcpStream,
+        origin: Option<&str>,
+    ) -> Result<Session, tungstenite::Error> {
         let mut request = format!("ws://{}/ws", self.address)
             .into_client_request()
             .unwrap();
@@ -27,13 +38,87 @@ impl Connect for Server {
                 .headers_mut()
                 .insert("Origin", origin.parse().unwrap());
         }
-        let (socket, _) = tungstenite::connect(request)?;
-        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
-            stream
-                .set_read_timeout(Some(Duration::from_secs(30)))
-                .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        match tungstenite::client(request, MaybeTlsStream::Plain(stream)) {
+            Ok((socket, _)) => Ok(Session(socket)),
+            Err(tungstenite::HandshakeError::Failure(e)) => Err(e),
+            Err(tungstenite::HandshakeError::Interrupted(_)) => unreachable!("a blocking stream"),
         }
-        Ok(Session(socket))
+    }
+
+    /// A connection to this server from the loopback address `local` (127.0.0.2, say:
+    /// Linux takes every 127.x.y.z as its own), as another machine would come.
+    fn stream_from(&self, local: &str) -> TcpStream {
+        use socket2::{Domain, Socket, Type};
+        let server: SocketAddr = self.address.parse().unwrap();
+        let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+        socket
+            .bind(&SocketAddr::new(local.parse().unwrap(), 0).into())
+            .unwrap();
+        socket.connect(&server.into()).unwrap();
+        socket.into()
+    }
+
+    /// A raw HTTP/1.1 GET of `/` from `local`: the status code, or `None` if the
+    /// server closed the connection without one.
+    fn get_from(&self, local: &str) -> Option<u16> {
+        use std::io::{Read, Write};
+        let mut stream = self.stream_from(local);
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        write!(
+            stream,
+            "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.address
+        )
+        .ok()?;
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        std::str::from_utf8(response.get(9..12)?).ok()?.parse().ok()
+    }
+
+    /// A line of the server's /proc/<pid>/status, in bytes (`VmHWM`: its peak resident
+    /// memory so far).
+    fn memory(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status
+            .lines()
+            .find(|line| line.starts_with(field))
+            .unwrap_or_else(|| panic!("{field} in {status}"));
+        let kib: u64 = line[field.len() + 1..]
+            .trim()
+            .trim_end_matches(" kB")
+            .parse()
+            .unwrap();
+        kib * 1024
+    }
+
+    /// Watches the server's peak memory for `wait` and gives it; a server past 1 GiB is
+    /// ended at once (the attack got through: the test fails, the machine is spared).
+    fn peak_memory_within(&mut self, wait: Duration) -> u64 {
+        let started = Instant::now();
+        loop {
+            let peak = self.memory("VmHWM:");
+            if peak > 1 << 30 {
+                let _ = self.child.kill();
+                panic!("the server took {} MiB", peak >> 20);
+            }
+            if started.elapsed() >= wait {
+                return peak;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    /// The sockets the server has open (its listener among them).
+    fn sockets(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id()))
+            .unwrap()
+            .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+            .filter(|target| target.to_string_lossy().starts_with("socket:"))
+            .count()
     }
 }
 
@@ -53,6 +138,28 @@ impl Session {
                 _ => {}
             }
         }
+    }
+
+    /// Reads until the server closes the socket: the close frame's code and reason.
+    fn closed(&mut self) -> (u16, String) {
+        loop {
+            match self.0.read() {
+                Ok(Message::Close(Some(frame))) => {
+                    return (u16::from(frame.code), frame.reason.to_string());
+                }
+                Ok(Message::Close(None)) => panic!("closed without a code"),
+                Ok(_) => {}
+                Err(e) => panic!("closed without a close frame: {e}"),
+            }
+        }
+    }
+
+    /// Reads until the server closes the socket at a bound: code 1008 ("policy
+    /// violation"), with a reason that names the bound.
+    fn closed_at_bound(&mut self, bound: &str) {
+        let (code, reason) = self.closed();
+        assert_eq!(code, 1008, "{reason}");
+        assert!(reason.contains(bound), "{reason}");
     }
 
     /// Sends a request with an id and gives its reply, skipping `info` lines.
@@ -236,7 +343,10 @@ fn sessions_are_bounded_in_number_and_in_search_time() {
     let host = server.address.clone();
     assert_eq!(
         server.get("/sessions", &host),
-        (200, r#"{"limit":2,"open":2}"#.to_string())
+        (
+            200,
+            r#"{"limit":2,"open":2,"peer_limit":2,"peer_open":2}"#.to_string()
+        )
     );
     let started = Instant::now();
     first.send("1 go infinite");
@@ -364,14 +474,7 @@ fn a_message_too_big_is_closed_with_code_1009() {
     let server = Server::start(&[]);
     let mut session = server.connect(None).unwrap();
     session.send(&"x".repeat(ludus::web::MAX_MESSAGE + 1));
-    let code = loop {
-        match session.0.read() {
-            Ok(Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
-            Ok(_) => {}
-            Err(e) => panic!("closed without a close frame: {e}"),
-        }
-    };
-    assert_eq!(code, Some(1009));
+    assert_eq!(session.closed().0, 1009);
     let mut fresh = server.connect(None).unwrap();
     assert_eq!(fresh.request(1, "name"), "=1 ludus\n\n");
 }
@@ -487,4 +590,184 @@ fn the_endgame_path_is_the_servers() {
         )
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The server's peak memory under an attack (said, so that a run shows it) stays
+/// within 64 MiB of what it held before.
+fn assert_small(attack: &str, before: u64, peak: u64) {
+    eprintln!(
+        "{attack}: {} MiB before, a peak of {} MiB",
+        before >> 20,
+        peak >> 20
+    );
+    assert!(peak < before + (64 << 20), "{attack}: {} MiB", peak >> 20);
+}
+
+/// The requests a session holds for its client are bounded. Behind a long count,
+/// requests wait for their turn: a message that would take those waiting for their
+/// replies beyond the bound in number (2 MiB of `ping` lines, an attack that once took
+/// 406 MiB) or in bytes (lines of a megabyte) closes the socket with 1008 and a reason
+/// that names the bound. The server stays small, and another session goes on.
+#[test]
+fn requests_waiting_beyond_the_bound_close_the_socket() {
+    let mut server = Server::start(&["--think-limit", "30"]);
+    let mut other = server.connect(None).unwrap();
+    assert_eq!(other.request(1, "name"), "=1 ludus\n\n");
+    let before = server.memory("VmRSS:");
+    let mut pings = server.connect(None).unwrap();
+    pings.send("1 perft 12");
+    let message = "ping\n".repeat(ludus::web::MAX_MESSAGE / 5);
+    for _ in 0..10 {
+        if pings.0.send(Message::text(message.clone())).is_err() {
+            break;
+        }
+    }
+    let peak = server.peak_memory_within(Duration::from_secs(2));
+    pings.closed_at_bound(&format!("{} requests", ludus::web::MAX_WAITING));
+    let mut long = server.connect(None).unwrap();
+    long.send("1 perft 12");
+    let line = format!("play {}", "a".repeat(ludus::protocol::MAX_LINE - 10));
+    for _ in 0..8 {
+        if long.0.send(Message::text(line.clone())).is_err() {
+            break;
+        }
+    }
+    let peak = peak.max(server.peak_memory_within(Duration::from_secs(2)));
+    long.closed_at_bound(&format!("{} bytes", ludus::web::MAX_WAITING_BYTES));
+    assert_small("requests waiting", before, peak);
+    assert_eq!(other.request(2, "name"), "=2 ludus\n\n");
+}
+
+/// The output a session holds for a client that does not read is bounded: past the
+/// bound the socket is closed with 1008 and a reason that names it (an attack of
+/// `diagram svg` lines once grew the server until the allocator ended it). The server
+/// stays small, and another session goes on.
+#[test]
+fn a_client_that_does_not_read_is_closed_at_the_output_bound() {
+    let mut server = Server::start(&[]);
+    let mut other = server.connect(None).unwrap();
+    assert_eq!(other.request(1, "name"), "=1 ludus\n\n");
+    let before = server.memory("VmRSS:");
+    // A client that takes little at a time and then reads nothing.
+    let stream = {
+        use socket2::{Domain, Socket, Type};
+        let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        let address: SocketAddr = server.address.parse().unwrap();
+        socket.connect(&address.into()).unwrap();
+        TcpStream::from(socket)
+    };
+    let mut hostile = server.open_session(stream, None).unwrap();
+    hostile.send(&"diagram svg\n".repeat(ludus::web::MAX_WAITING));
+    let peak = server.peak_memory_within(Duration::from_secs(2));
+    hostile.closed_at_bound(&format!("{} bytes", ludus::web::MAX_UNREAD));
+    assert_small("output not read", before, peak);
+    assert_eq!(other.request(2, "name"), "=2 ludus\n\n");
+}
+
+/// Once an attack from 127.0.0.1 is under way, a GET from 127.0.0.2 is answered within a
+/// second; when it was asked.
+fn another_address_is_served_at_once(server: &Server) -> Instant {
+    std::thread::sleep(Duration::from_millis(500));
+    let asked = Instant::now();
+    assert_eq!(server.get_from("127.0.0.2"), Some(200));
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
+    asked
+}
+
+/// Clients of one address that ask for the script again and again and read nothing
+/// (each pipelining requests on every connection it may open) hold no place that
+/// another address needs, and are dropped after the write timeout.
+#[test]
+fn clients_that_do_not_read_are_dropped_and_leave_places_for_others() {
+    use std::io::Write;
+    let server = Server::start(&[]);
+    let listening = server.sockets();
+    let requests =
+        format!("GET /ludus.js HTTP/1.1\r\nHost: {}\r\n\r\n", server.address).repeat(200);
+    let flood: Vec<TcpStream> = (0..ludus::web::MAX_CONNECTIONS)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            let _ = stream.write_all(requests.as_bytes());
+            stream
+        })
+        .collect();
+    let asked = another_address_is_served_at_once(&server);
+    let deadline = asked + ludus::web::WRITE_TIMEOUT + Duration::from_secs(5);
+    while server.sockets() > listening {
+        assert!(
+            Instant::now() < deadline,
+            "{} connections still open",
+            server.sockets() - listening
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(flood);
+}
+
+/// Idle connections of one address (as many as the server takes) leave places for
+/// another address.
+#[test]
+fn idle_connections_of_one_address_leave_places_for_others() {
+    let server = Server::start(&[]);
+    let _flood: Vec<TcpStream> = (0..ludus::web::MAX_CONNECTIONS)
+        .map(|_| TcpStream::connect(&server.address).unwrap())
+        .collect();
+    another_address_is_served_at_once(&server);
+}
+
+/// One address may not hold every session: another address still gets one.
+#[test]
+fn one_address_cannot_hold_every_session() {
+    let server = Server::start(&["--sessions", "3", "--peer-sessions", "2"]);
+    let _first = server.connect(None).unwrap();
+    let _second = server.connect(None).unwrap();
+    match server.connect(None) {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 503),
+        Err(e) => panic!("refused with 503, not {e}"),
+        Ok(_) => panic!("a third session of one address was let in"),
+    }
+    let mut newcomer = server
+        .open_session(server.stream_from("127.0.0.2"), None)
+        .unwrap();
+    assert_eq!(newcomer.request(1, "name"), "=1 ludus\n\n");
+    // The page asks why its socket was refused.
+    assert_eq!(
+        server.get("/sessions", &server.address),
+        (
+            200,
+            r#"{"limit":3,"open":3,"peer_limit":2,"peer_open":2}"#.to_string()
+        )
+    );
+}
+
+/// A session with no request and no work for the idle limit is closed with its reason,
+/// and its place is free again; one whose work runs is not idle.
+#[test]
+fn an_idle_session_is_closed_and_frees_its_place() {
+    let server = Server::start(&["--sessions", "1", "--idle-limit", "2", "--think-limit", "2"]);
+    let mut session = server.connect(None).unwrap();
+    let started = Instant::now();
+    session.send("1 perft 12");
+    let reply = session.receive();
+    assert!(
+        reply.starts_with("?1 stopped at this session's limit"),
+        "{reply}"
+    );
+    let replied = Instant::now();
+    let (code, reason) = session.closed();
+    let idle = replied.elapsed();
+    assert_eq!(code, 1000, "{reason}");
+    assert!(reason.contains("2 s"), "{reason}");
+    assert!(
+        idle > Duration::from_millis(1500) && idle < Duration::from_secs(5),
+        "closed {idle:?} after its last reply, {:?} after it opened",
+        started.elapsed()
+    );
+    let mut fresh = server.connect(None).unwrap();
+    assert_eq!(fresh.request(1, "name"), "=1 ludus\n\n");
 }

@@ -2,7 +2,7 @@
 //!
 //! An HTTP server (axum, on tokio) gives one page, embedded in the binary, and a
 //! WebSocket at `/ws`. Every WebSocket is one engine session of the native protocol
-//! (protocol-spec/protocol.md), served by [`protocol::serve_native`] on threads of its
+//! (protocol-spec/protocol.md), served by [`crate::protocol::serve_native`] on threads of its
 //! own: the page is one more client of the documented protocol. A text message from the
 //! page is one or more request lines; every message the session writes (a reply, an
 //! `info` line, a `bestmove`) goes back as one text message.
@@ -13,40 +13,38 @@
 //!   name of its own that resolves to 127.0.0.1 (DNS rebinding);
 //! - a WebSocket whose `Origin` is not this server's own is refused: any web page could
 //!   otherwise drive a local engine;
-//! - messages, sessions, a session's search time and its hash table are bounded;
+//! - messages, sessions, a session's search time and its hash table are bounded, and so
+//!   are the requests a session holds for its page and the replies the page has not
+//!   read: past a bound the socket is closed with its reason, never the server;
 //! - a closed socket ends its session: its search is stopped and its threads end.
 
-use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::Semaphore;
 
 use crate::engine::{Bounds, Engine, EngineError, OptionScope};
-use crate::protocol;
 use std::sync::Mutex;
+
+mod peers;
+mod session;
+
+use peers::PerPeer;
+
+pub use session::{MAX_MESSAGE, MAX_UNREAD, MAX_WAITING, MAX_WAITING_BYTES};
 
 /// The page and what it loads, all in the binary (the page needs no network).
 const INDEX_HTML: &str = include_str!("page/index.html");
 const LUDUS_JS: &str = include_str!("page/ludus.js");
 const LUDUS_CSS: &str = include_str!("page/ludus.css");
 const FAVICON_SVG: &str = include_str!("page/favicon.svg");
-
-/// A message from the page longer than this closes its socket (WebSocket close code
-/// 1009, "message too big"); lines longer than the protocol's own limit are refused by
-/// the protocol.
-pub const MAX_MESSAGE: usize = 2 * protocol::MAX_LINE;
-/// The WebSocket close code for a message too big to process (RFC 6455, 7.4.1).
-const MESSAGE_TOO_BIG: u16 = 1009;
 
 /// How `ludus serve` runs.
 #[derive(Clone, Debug)]
@@ -64,6 +62,14 @@ pub struct Options {
     /// The options naming files on this machine, by name, that every session gets and
     /// none may change (`--endgame-path`: `EndgamePath`).
     pub fixed_paths: Vec<(String, String)>,
+    /// Connections one address may have open at once (of [`MAX_CONNECTIONS`]).
+    pub peer_connections: usize,
+    /// Sessions one address may have open at once; `None`: all of them when the
+    /// server listens on loopback (where every tab comes from one address), else half.
+    pub peer_sessions: Option<usize>,
+    /// A session with no request and no work for this long is closed (never before
+    /// its work's limit, `work_limit`).
+    pub idle_limit: Duration,
 }
 
 impl Default for Options {
@@ -75,6 +81,9 @@ impl Default for Options {
             hash_mib: 256,
             table_limit: 14,
             fixed_paths: Vec::new(),
+            peer_connections: 16,
+            peer_sessions: None,
+            idle_limit: Duration::from_secs(600),
         }
     }
 }
@@ -84,6 +93,8 @@ struct Server {
     /// Where the server listens (the port chosen when 0 was asked for).
     address: SocketAddr,
     sessions: Arc<Semaphore>,
+    /// The sessions of each address.
+    peer_sessions: Arc<PerPeer>,
     /// An engine with the fixed paths set, which keeps their files open between
     /// sessions (the engines of a process share them while one holds them).
     _keeps_files_open: Option<Mutex<Engine>>,
@@ -148,8 +159,17 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
                  and the Host check against DNS rebinding is off"
             );
         }
+        let peer_connections = PerPeer::new(options.peer_connections);
+        let peer_sessions = options
+            .peer_sessions
+            .unwrap_or(if address.ip().is_loopback() {
+                options.sessions
+            } else {
+                options.sessions.div_ceil(2)
+            });
         let server = Arc::new(Server {
             sessions: Arc::new(Semaphore::new(options.sessions)),
+            peer_sessions: PerPeer::new(peer_sessions),
             options,
             address,
             _keeps_files_open: keeps_files_open,
@@ -165,7 +185,7 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
             .route("/ws", get(socket))
             .layer(axum::middleware::map_response(with_safety_headers))
             .with_state(server);
-        accept(listener, app).await;
+        accept(listener, app, peer_connections).await;
         Ok(())
     })
 }
@@ -173,14 +193,19 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
 /// Connections open at once; one more is closed as soon as it is accepted. Tabs hold
 /// one or two each, and every session one more for its WebSocket.
 pub const MAX_CONNECTIONS: usize = 128;
+/// A connection whose client takes nothing of what it is sent for this long (a
+/// response, a WebSocket message) is closed, so that a client that does not read
+/// cannot hold a place.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A connection that has not sent a whole request header this long after it opened
 /// (or after its last response) is closed, so that half-open connections cannot hold
 /// the server's places.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Serves every connection with the app, at most [`MAX_CONNECTIONS`] at once, each
-/// with the [`HEADER_TIMEOUT`]. (axum's own `serve` has neither bound.)
-async fn accept(listener: tokio::net::TcpListener, app: Router) {
+/// Serves every connection with the app, at most [`MAX_CONNECTIONS`] at once and
+/// `peer_connections` of one address, each with the [`HEADER_TIMEOUT`] and the
+/// [`WRITE_TIMEOUT`]. (axum's own `serve` has none of these bounds.)
+async fn accept(listener: tokio::net::TcpListener, app: Router, peer_connections: Arc<PerPeer>) {
     let places = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -192,10 +217,21 @@ async fn accept(listener: tokio::net::TcpListener, app: Router) {
                 continue;
             }
         };
+        let Some(peer_place) = peer_connections.take(peer.ip()) else {
+            log::info!(
+                "closed a connection from {peer}: its address has all {} it may open",
+                peer_connections.limit()
+            );
+            continue;
+        };
         let Ok(place) = places.clone().try_acquire_owned() else {
             log::info!("closed a connection from {peer}: all {MAX_CONNECTIONS} are open");
             continue;
         };
+        // A client that does not read fails the writes after the timeout, which ends
+        // the connection; a WebSocket keeps it after its upgrade.
+        let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(WRITE_TIMEOUT));
         let service = hyper_util::service::TowerToHyperService::new(
             app.clone().layer(axum::Extension(ConnectInfo(peer))),
         );
@@ -203,14 +239,14 @@ async fn accept(listener: tokio::net::TcpListener, app: Router) {
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .serve_connection(hyper_util::rt::TokioIo::new(Box::pin(stream)), service)
                 .with_upgrades();
             if let Err(e) = connection.await {
                 log::debug!("connection from {peer}: {e}");
             }
             // An upgraded connection (a WebSocket) leaves here at its upgrade: the
-            // sessions' own bound holds it from then on.
-            drop(place);
+            // sessions' own bounds hold it from then on.
+            drop((place, peer_place));
         });
     }
 }
@@ -329,17 +365,29 @@ async fn favicon(State(server): State<Arc<Server>>, headers: HeaderMap) -> Respo
     asset(&headers, &server, "image/svg+xml", FAVICON_SVG)
 }
 
-/// How many sessions are open and how many may be: a page whose WebSocket was refused
-/// asks, since a browser does not tell a page why its WebSocket failed.
-async fn sessions(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+/// How many sessions are open and how many may be, of all and of the asker's address: a
+/// page whose WebSocket was refused asks, since a browser does not tell a page why its
+/// WebSocket failed.
+async fn sessions(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
     if let Err(refused) = server.check_host(&headers) {
         return refused.into_response();
     }
     let limit = server.options.sessions;
     let open = limit - server.sessions.available_permits();
+    let peer_limit = server.peer_sessions.limit();
+    let peer_open = server.peer_sessions.held_by(peer.ip());
     (
         [(header::CACHE_CONTROL, "no-store")],
-        axum::Json(serde_json::json!({ "open": open, "limit": limit })),
+        axum::Json(serde_json::json!({
+            "open": open,
+            "limit": limit,
+            "peer_open": peer_open,
+            "peer_limit": peer_limit,
+        })),
     )
         .into_response()
 }
@@ -356,6 +404,15 @@ async fn socket(
     {
         return refused.into_response();
     }
+    let Some(peer_place) = server.peer_sessions.take(peer.ip()) else {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "all {} sessions one address may have are in use; close a tab and try again",
+                server.peer_sessions.limit()
+            ),
+        );
+    };
     let Ok(permit) = server.sessions.clone().try_acquire_owned() else {
         return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -374,156 +431,15 @@ async fn socket(
         hang_up: None,
         fixed_paths: Some(server.options.fixed_paths.clone()),
     };
+    // Work runs at most its limit and ends with a message: no shorter idle limit cuts
+    // it short.
+    let idle = server.options.idle_limit.max(server.options.work_limit);
     // The socket reads a little more than a message may hold, so that the session can
     // tell a too-big message from a broken socket and close with the code that says so.
     upgrade
         .max_message_size(2 * MAX_MESSAGE)
         .max_frame_size(2 * MAX_MESSAGE)
-        .on_upgrade(move |socket| session(socket, peer, bounds, permit))
-}
-
-/// The session's input: the page's messages, as lines.
-struct FromPage {
-    messages: std_mpsc::Receiver<Vec<u8>>,
-    pending: std::io::Cursor<Vec<u8>>,
-    /// Set when the page has gone: what it sent and was not read yet is dropped.
-    hang_up: Arc<AtomicBool>,
-}
-
-impl Read for FromPage {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        loop {
-            if self.hang_up.load(Ordering::Acquire) {
-                return Ok(0);
-            }
-            let n = self.pending.read(buf)?;
-            if n > 0 || buf.is_empty() {
-                return Ok(n);
-            }
-            match self.messages.recv() {
-                Ok(bytes) => self.pending = std::io::Cursor::new(bytes),
-                // The socket closed: the end of the session's input.
-                Err(_) => return Ok(0),
-            }
-        }
-    }
-}
-
-/// The session's output: each flushed message goes to the page as one text message.
-struct ToPage {
-    message: Vec<u8>,
-    page: mpsc::UnboundedSender<String>,
-}
-
-impl Write for ToPage {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.message.extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if !self.message.is_empty() {
-            let text = String::from_utf8_lossy(&std::mem::take(&mut self.message)).into_owned();
-            self.page
-                .send(text)
-                .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
-        }
-        Ok(())
-    }
-}
-
-/// One page's engine session, until either side ends it.
-async fn session(
-    mut socket: WebSocket,
-    peer: SocketAddr,
-    bounds: Bounds,
-    permit: OwnedSemaphorePermit,
-) {
-    log::info!("session opened by {peer}");
-    let (to_engine, messages) = std_mpsc::channel::<Vec<u8>>();
-    let (page, mut from_engine) = mpsc::unbounded_channel::<String>();
-    let hang_up = Arc::new(AtomicBool::new(false));
-    let bounds = Bounds {
-        hang_up: Some(hang_up.clone()),
-        ..bounds
-    };
-    let input = FromPage {
-        messages,
-        pending: std::io::Cursor::new(Vec::new()),
-        hang_up: hang_up.clone(),
-    };
-    let engine = std::thread::spawn(move || {
-        let output = ToPage {
-            message: Vec::new(),
-            page,
-        };
-        protocol::serve_native(input, output, bounds);
-    });
-    let mut close = None;
-    let too_big = || {
-        Some(CloseFrame {
-            code: MESSAGE_TOO_BIG,
-            reason: format!("a message is at most {MAX_MESSAGE} bytes").into(),
-        })
-    };
-    loop {
-        tokio::select! {
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) if text.len() > MAX_MESSAGE => {
-                    close = too_big();
-                    break;
-                }
-                Some(Ok(Message::Text(text))) => {
-                    let mut bytes = text.as_str().as_bytes().to_vec();
-                    if !bytes.ends_with(b"\n") {
-                        bytes.push(b'\n');
-                    }
-                    if to_engine.send(bytes).is_err() {
-                        break;
-                    }
-                }
-                Some(Ok(Message::Binary(bytes))) if bytes.len() > MAX_MESSAGE => {
-                    close = too_big();
-                    break;
-                }
-                Some(Ok(Message::Binary(_))) => {
-                    let refusal = "? a binary message is not a request: send requests as text\n\n";
-                    if socket.send(Message::Text(refusal.into())).await.is_err() {
-                        break;
-                    }
-                }
-                Some(Ok(Message::Close(_))) | None => break,
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Err(e)) => {
-                    log::info!("session of {peer}: {e}");
-                    // The socket's own bound (beyond the message limit): too big too.
-                    if e.to_string().contains("Space limit exceeded") {
-                        close = too_big();
-                    }
-                    break;
-                }
-            },
-            output = from_engine.recv() => match output {
-                Some(text) => {
-                    if socket.send(Message::Text(text.into())).await.is_err() {
-                        break;
-                    }
-                }
-                // The session ended (`quit`).
-                None => break,
-            },
-        }
-    }
-    // The page is gone or the session ended: nothing it asked for is owed any more.
-    // Its work is stopped, its waiting requests dropped, and its threads are waited
-    // for before the session counts as closed.
-    hang_up.store(true, Ordering::Release);
-    drop(to_engine);
-    drop(from_engine);
-    let _ = tokio::task::spawn_blocking(move || engine.join()).await;
-    let _ = socket.send(Message::Close(close)).await;
-    drop(permit);
-    log::info!("session of {peer} closed");
+        .on_upgrade(move |socket| session::run(socket, peer, bounds, idle, (permit, peer_place)))
 }
 
 #[cfg(test)]

@@ -77,8 +77,9 @@ class Engine {
         resolve();
       };
       this.socket.onerror = () => reject(new Error('cannot reach the engine'));
-      // A socket refused before it opened is told by connect's error instead.
-      this.socket.onclose = () => this.opened && this.onClose();
+      // A socket refused before it opened is told by connect's error instead; the
+      // server says why it closed one (idle, a bound) in the close frame's reason.
+      this.socket.onclose = (event) => this.opened && this.onClose(event.reason);
       this.socket.onmessage = (event) => this.receive(event.data);
     });
   }
@@ -1234,8 +1235,11 @@ function wire() {
 async function whyRefused(otherwise) {
   try {
     const reply = await fetch('/sessions', { cache: 'no-store' });
-    const { open, limit } = await reply.json();
+    const { open, limit, peer_open, peer_limit } = await reply.json();
     if (open >= limit) return `all ${limit} engine sessions are in use; close a tab and reload`;
+    if (peer_open >= peer_limit) {
+      return `all ${peer_limit} engine sessions one address may have are in use; close a tab and reload`;
+    }
   } catch {
     // The server itself is gone.
   }
@@ -1244,9 +1248,10 @@ async function whyRefused(otherwise) {
 
 async function main() {
   wire();
-  engine = new Engine(showInfo, () => {
+  engine = new Engine(showInfo, (reason) => {
     setState('closed');
-    say('the engine session has ended; reload the page for a new one', 'error');
+    const why = reason ? ` (${reason})` : '';
+    say(`the engine session has ended${why}; reload the page for a new one`, 'error');
   });
   try {
     await engine.connect();
