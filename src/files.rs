@@ -9,8 +9,6 @@ use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::game::quoted;
-
 /// Why a file could not be used.
 #[derive(Debug)]
 pub enum FileError {
@@ -68,9 +66,17 @@ impl fmt::Display for FileError {
 impl std::error::Error for FileError {}
 
 /// A path as a reply shows it: control characters escaped, so that no file name can
-/// forge a protocol line.
+/// forge a protocol line, and whole (a refusal names the file it refuses).
 pub fn shown(path: &Path) -> String {
-    quoted(&path.to_string_lossy())
+    let mut text = String::new();
+    for c in path.to_string_lossy().chars() {
+        if c.is_control() {
+            text.extend(c.escape_default());
+        } else {
+            text.push(c);
+        }
+    }
+    text
 }
 
 /// A size in the unit that reads best.
@@ -296,5 +302,12 @@ mod tests {
         let text = e.to_string();
         assert!(!text.contains('\r'), "{text:?}");
         assert!(text.contains("\\r"), "{text:?}");
+    }
+
+    #[test]
+    fn a_long_name_is_shown_whole() {
+        let long = format!("/{}/file", "folder/".repeat(20));
+        let e = read_bounded(Path::new(&long), 10).unwrap_err();
+        assert!(e.to_string().starts_with(&long), "{e}");
     }
 }

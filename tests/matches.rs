@@ -792,3 +792,176 @@ fn an_interrupted_shard_resumes_and_completes() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("belongs to another match"));
 }
+
+// Hostile files and engines (issue 61): what is not a regular file, what is damaged or
+// too large, engines that write without end, exit under their helpers, or leave helpers
+// behind.
+
+/// A fresh, empty folder of one test's own.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = scratch_path(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a folder holds: every name, its kind and, for a file, its bytes.
+fn listing(dir: &Path) -> Vec<(String, String, Vec<u8>)> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let kind = e.file_type().unwrap();
+            let bytes = if kind.is_file() {
+                std::fs::read(e.path()).unwrap()
+            } else {
+                Vec::new()
+            };
+            (
+                e.file_name().to_string_lossy().to_string(),
+                format!("{kind:?}"),
+                bytes,
+            )
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
+/// Makes `path` a character device (as /dev/zero: reads give zero bytes without end)
+/// where the test may (as root), else a FIFO; returns what a refusal calls it. Never
+/// /dev/zero itself: a runner that renamed over its state would replace it.
+fn device(path: &Path) -> &'static str {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mknod and mkfifo with a valid C string.
+    unsafe {
+        if libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o600, libc::makedev(1, 5)) == 0 {
+            return "a character device";
+        }
+        assert_eq!(libc::mkfifo(c.as_ptr(), 0o600), 0);
+    }
+    "a FIFO"
+}
+
+/// How a command ran: whether it succeeded, its output, and the most memory it and the
+/// processes it waited for held at once (KiB).
+struct Ran {
+    ok: bool,
+    stdout: String,
+    stderr: String,
+    peak_kib: i64,
+}
+
+/// Runs `command`, killed (and the test failed) if it runs past `limit`.
+// The child is reaped by `wait4`, which gives its peak memory too.
+#[allow(clippy::zombie_processes)]
+fn run_within(mut command: Command, limit: std::time::Duration) -> Ran {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = command
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let reader = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            pipe.read_to_end(&mut text).unwrap();
+            String::from_utf8_lossy(&text).to_string()
+        })
+    };
+    let stdout = reader(Box::new(child.stdout.take().unwrap()));
+    let stderr = reader(Box::new(child.stderr.take().unwrap()));
+    let pid = child.id() as libc::pid_t;
+    let start = std::time::Instant::now();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: wait4 on this test's own child, with pointers to locals.
+        let waited = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if waited == pid {
+            break;
+        }
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{command:?} ran past {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Ran {
+        ok: libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+        peak_kib: usage.ru_maxrss,
+    }
+}
+
+/// A quick Mangala II match between two ludus engines, with `extra` arguments.
+fn quick_match(extra: &[&std::ffi::OsStr]) -> Command {
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .args(["match", "--game", "mangala", "--depth", "1", "--games", "2"])
+        .args(["--engine", &ludus_path(), "--engine", &ludus_path()])
+        .args(extra);
+    command
+}
+
+#[test]
+fn match_files_that_are_not_regular_or_are_damaged_are_refused_before_the_first_game() {
+    let dir = scratch_dir("hostile-files");
+    let dev = dir.join("dev");
+    let dev_kind = device(&dev);
+    let folder = dir.join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("inside"), "kept").unwrap();
+    let bad_utf8 = dir.join("bad-utf8.state");
+    std::fs::write(&bad_utf8, b"{\"game\": \"mangala\xff\"}").unwrap();
+    let bad_json = dir.join("bad-json.state");
+    std::fs::write(&bad_json, "{\"game\": ").unwrap();
+    let wrong_shape = dir.join("wrong-shape.state");
+    std::fs::write(&wrong_shape, "{\"game\": \"mangala\", \"results\": []}").unwrap();
+    let nowhere = PathBuf::from("/nonexistent/x.json");
+    let before = listing(&dir);
+    let folder_before = listing(&folder);
+    let not_regular = |kind: &str| format!("is {kind}, not a regular file");
+    let cases: Vec<(&str, &Path, String)> = vec![
+        ("--state", &dev, not_regular(dev_kind)),
+        ("--state", &folder, not_regular("a folder")),
+        (
+            "--state",
+            &bad_utf8,
+            "is not UTF-8 text (byte 17 is not)".into(),
+        ),
+        ("--state", &bad_json, "EOF while parsing".into()),
+        ("--state", &wrong_shape, "missing field `config`".into()),
+        ("--summary", &dev, not_regular(dev_kind)),
+        ("--summary", &folder, not_regular("a folder")),
+        ("--summary", &nowhere, "its folder does not exist".into()),
+        ("--records", &dev, not_regular(dev_kind)),
+        ("--records", &folder, not_regular("a folder")),
+    ];
+    for (option, path, why) in cases {
+        let ran = run_within(
+            quick_match(&[option.as_ref(), path.as_ref()]),
+            std::time::Duration::from_secs(60),
+        );
+        let case = format!("{option} {}: {}{}", path.display(), ran.stdout, ran.stderr);
+        assert!(!ran.ok, "{case}");
+        assert_eq!(game_lines(&ran.stdout), 0, "refused before a game: {case}");
+        assert!(ran.stderr.contains(&path.display().to_string()), "{case}");
+        assert!(ran.stderr.contains(&why), "{case}");
+        // Not a byte of a device read into memory.
+        assert!(
+            ran.peak_kib < 128 * 1024,
+            "peak {} KiB: {case}",
+            ran.peak_kib
+        );
+        // Nothing on disk changed: the same names, kinds and bytes, no `.partial`.
+        assert_eq!(listing(&dir), before, "{case}");
+        assert_eq!(listing(&folder), folder_before, "{case}");
+    }
+}
