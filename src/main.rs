@@ -938,8 +938,15 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
     };
     let openings = match &args.openings {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let text = ludus::files::read_text(path.as_ref(), tournament::OPENINGS_LIMIT).map_err(
+                |error| {
+                    tournament::MatchError::File {
+                        option: "--openings",
+                        error,
+                    }
+                    .to_string()
+                },
+            )?;
             tournament::read_openings::<G>(&text).map_err(|e| e.to_string())?
         }
         None => vec!["startpos".to_string()],

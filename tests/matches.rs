@@ -965,3 +965,30 @@ fn match_files_that_are_not_regular_or_are_damaged_are_refused_before_the_first_
         assert_eq!(listing(&folder), folder_before, "{case}");
     }
 }
+
+#[test]
+fn an_openings_file_that_is_a_device_or_too_large_is_refused() {
+    let ran = run_within(
+        quick_match(&["--openings".as_ref(), "/dev/zero".as_ref()]),
+        std::time::Duration::from_secs(60),
+    );
+    assert!(!ran.ok);
+    assert!(
+        ran.stderr
+            .contains("/dev/zero is a character device, not a regular file"),
+        "{}",
+        ran.stderr
+    );
+    let large = scratch("large.openings");
+    std::fs::write(&large, "# a comment\n".repeat(1_500_000)).unwrap();
+    let ran = run_within(
+        quick_match(&["--openings".as_ref(), large.as_ref()]),
+        std::time::Duration::from_secs(60),
+    );
+    assert!(!ran.ok);
+    assert!(
+        ran.stderr.contains("holds more than 16 MiB"),
+        "{}",
+        ran.stderr
+    );
+}

@@ -216,6 +216,9 @@ pub fn opening_position<G: Game>(line: &str) -> Result<G, OpeningError> {
     Ok(position)
 }
 
+/// The most an openings file is read: 16 MiB (some 200,000 openings).
+pub const OPENINGS_LIMIT: u64 = 16 << 20;
+
 /// Reads an openings file: one opening a line; blank lines and `#` comments skipped.
 pub fn read_openings<G: Game>(text: &str) -> Result<Vec<String>, OpeningError> {
     let mut openings = Vec::new();
