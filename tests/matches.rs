@@ -206,6 +206,8 @@ fn broken_engines_lose_exactly_the_games_they_break() {
         ("illegal", "illegal move \"z9z9\""),
         ("exits", "crashed: exited"),
         ("silent", "lost on time"),
+        // Lines without pause do not stop its clock.
+        ("chatty", "lost on time (stalled: bestmove did not come"),
         ("garbage", "malformed reply: \"bestmove\""),
         // Not a crash: the odd byte is replaced and the move judged.
         ("latin1", "illegal move \"z9z9\""),
@@ -900,6 +902,18 @@ fn run_within(mut command: Command, limit: std::time::Duration) -> Ran {
     }
 }
 
+/// Runs `command`, which must fail within a minute with `says` on standard error.
+fn refused(command: Command, says: &str) -> Ran {
+    let ran = run_within(command, std::time::Duration::from_secs(60));
+    assert!(
+        !ran.ok && ran.stderr.contains(says),
+        "{}{}",
+        ran.stdout,
+        ran.stderr
+    );
+    ran
+}
+
 /// A quick Mangala II match between two ludus engines, with `extra` arguments.
 fn quick_match(extra: &[&std::ffi::OsStr]) -> Command {
     let mut command = Command::cargo_bin("ludus").unwrap();
@@ -968,27 +982,59 @@ fn match_files_that_are_not_regular_or_are_damaged_are_refused_before_the_first_
 
 #[test]
 fn an_openings_file_that_is_a_device_or_too_large_is_refused() {
-    let ran = run_within(
+    refused(
         quick_match(&["--openings".as_ref(), "/dev/zero".as_ref()]),
-        std::time::Duration::from_secs(60),
-    );
-    assert!(!ran.ok);
-    assert!(
-        ran.stderr
-            .contains("/dev/zero is a character device, not a regular file"),
-        "{}",
-        ran.stderr
+        "cannot use --openings: /dev/zero is a character device, not a regular file",
     );
     let large = scratch("large.openings");
     std::fs::write(&large, "# a comment\n".repeat(1_500_000)).unwrap();
-    let ran = run_within(
+    refused(
         quick_match(&["--openings".as_ref(), large.as_ref()]),
-        std::time::Duration::from_secs(60),
+        "holds more than 16 MiB",
     );
-    assert!(!ran.ok);
-    assert!(
-        ran.stderr.contains("holds more than 16 MiB"),
+}
+
+#[test]
+fn an_engine_that_writes_without_end_loses_its_games_in_bounded_memory() {
+    let summary = scratch("flood.json");
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .arg("match")
+        .args([
+            "--engine",
+            &format!("cmd=\"{} flood\" name=flood", data("engines/broken.sh")),
+        ])
+        .args(["--engine", &ludus_path(), "--nodes", "1000", "--games", "2"])
+        .arg("--summary")
+        .arg(&summary);
+    let ran = run_within(command, std::time::Duration::from_secs(120));
+    assert!(ran.ok, "{}{}", ran.stdout, ran.stderr);
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(
+        json["forfeits"],
+        serde_json::json!([2, 0]),
         "{}",
-        ran.stderr
+        ran.stdout
     );
+    for g in json["games"].as_array().unwrap() {
+        assert!(
+            g["reason"]
+                .as_str()
+                .unwrap()
+                .contains("a line longer than 1 MiB"),
+            "{}",
+            g["reason"]
+        );
+    }
+    assert!(ran.peak_kib < 256 * 1024, "peak {} KiB", ran.peak_kib);
+    // An engine that floods from its first line stops the match before it starts.
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .args(["match", "--depth", "1", "--engine", "cat /dev/zero"])
+        .args(["--engine", &ludus_path()]);
+    let ran = refused(
+        command,
+        "engine cat-1: malformed reply: a line longer than 1 MiB",
+    );
+    assert!(ran.peak_kib < 256 * 1024, "peak {} KiB", ran.peak_kib);
 }

@@ -1,9 +1,9 @@
 //! The engines of a match: their specifications, their processes, and the dialects the
 //! runner speaks to them (native, UCI, UGI).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use nom::{
@@ -16,6 +16,7 @@ use nom::{
 use serde::{Deserialize, Serialize};
 
 use super::error::{SpecError, SpecProblem, StartError};
+use super::process::{LINE_LIMIT, Lines, Output};
 use crate::protocol::Dialect;
 
 /// One `--engine` argument: `CMD ...`, or `key=value` settings: `cmd=...`,
@@ -214,7 +215,7 @@ pub struct Engine {
     pub spec: EngineSpec,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Lines,
     /// The game its tables are set up for.
     game: Option<&'static str>,
     /// The reply it ponders on, while it does.
@@ -245,26 +246,7 @@ impl Engine {
                 command: spec.command.join(" "),
                 error,
             })?;
-        let stdout = child.stdout.take().expect("piped");
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            // Bytes that are not UTF-8 are replaced, not fatal: a name in Latin-1
-            // must not look like a crash.
-            let mut reader = BufReader::new(stdout);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match reader.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let line = String::from_utf8_lossy(&bytes);
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = Lines::read(child.stdout.take().expect("piped"));
         Ok(Engine {
             spec: spec.clone(),
             stdin: child.stdin.take(),
@@ -286,17 +268,38 @@ impl Engine {
             .map_err(|e| Failure::Crashed(format!("writing {line:?}: {e}")))
     }
 
-    /// The next line before `deadline`.
-    fn line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Failure> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => {
+    /// A line read, or the fault of one too long (while `waiting_for` was awaited,
+    /// if anything was).
+    fn read(&self, output: Output, waiting_for: Option<&str>) -> Result<String, Failure> {
+        match output {
+            Output::Line(line) => {
                 log::debug!("{} > {line}", self.spec.name);
                 Ok(line)
             }
-            Err(RecvTimeoutError::Timeout) => Err(Failure::Stalled(format!(
-                "no {waiting_for} in the time allowed"
+            Output::TooLong => Err(Failure::Malformed(format!(
+                "a line longer than {} MiB {}",
+                LINE_LIMIT >> 20,
+                match waiting_for {
+                    Some(what) => format!("while {what} was awaited"),
+                    None => "when no answer was awaited".to_string(),
+                }
             ))),
+        }
+    }
+
+    /// The next line before `deadline`.
+    fn line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Failure> {
+        let stalled =
+            || Failure::Stalled(format!("{waiting_for} did not come in the time allowed"));
+        let now = Instant::now();
+        // Checked before a line is taken: an engine that writes without pause would
+        // never be waited for, and so never stall.
+        if now >= deadline {
+            return Err(stalled());
+        }
+        match self.lines.recv_timeout(deadline - now) {
+            Ok(output) => self.read(output, Some(waiting_for)),
+            Err(RecvTimeoutError::Timeout) => Err(stalled()),
             Err(RecvTimeoutError::Disconnected) => {
                 // The output closes an instant before the exit can be seen.
                 let mut status = None;
@@ -439,8 +442,13 @@ impl Engine {
     /// Drops what the engine wrote while no answer was awaited (a pondering search's
     /// `info` lines, a late reply); a move among it is a fault.
     fn drain(&mut self) -> Result<(), Failure> {
-        while let Ok(line) = self.lines.try_recv() {
-            log::debug!("{} > {line}", self.spec.name);
+        // At most what a full queue holds: an engine that writes faster than this
+        // reads is not waited for here.
+        for _ in 0..1 << 18 {
+            let Ok(output) = self.lines.try_recv() else {
+                break;
+            };
+            let line = self.read(output, None)?;
             if line.starts_with("bestmove") {
                 return Err(Failure::Malformed(format!(
                     "{line:?} when no move was asked for"

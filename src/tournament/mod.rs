@@ -2,6 +2,7 @@
 //! ludus library.
 //!
 //! - `engine`: engine specifications, processes and the dialects spoken to them;
+//! - `process`: an engine's output, read in bounded lines;
 //! - `referee`: one game, its clocks and its forfeits;
 //! - `stats`: Elo, SPRT, four-player standings.
 //!
@@ -23,6 +24,7 @@
 
 mod engine;
 mod error;
+mod process;
 mod referee;
 mod shard;
 mod stats;
