@@ -994,6 +994,24 @@ fn an_openings_file_that_is_a_device_or_too_large_is_refused() {
     );
 }
 
+/// Runs a match of two games (`command`, its summary written to `summary`) that the
+/// first engine must lose both, each with a reason that holds `reason`.
+fn first_engine_forfeits_both(command: Command, summary: &Path, reason: &str) -> Ran {
+    let ran = run_within(command, std::time::Duration::from_secs(120));
+    assert!(ran.ok, "{}{}", ran.stdout, ran.stderr);
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(summary).unwrap()).unwrap();
+    assert_eq!(
+        json["forfeits"],
+        serde_json::json!([2, 0]),
+        "{}",
+        ran.stdout
+    );
+    for g in json["games"].as_array().unwrap() {
+        assert!(g["reason"].as_str().unwrap().contains(reason), "{g}");
+    }
+    ran
+}
+
 #[test]
 fn an_engine_that_writes_without_end_loses_its_games_in_bounded_memory() {
     let summary = scratch("flood.json");
@@ -1007,25 +1025,7 @@ fn an_engine_that_writes_without_end_loses_its_games_in_bounded_memory() {
         .args(["--engine", &ludus_path(), "--nodes", "1000", "--games", "2"])
         .arg("--summary")
         .arg(&summary);
-    let ran = run_within(command, std::time::Duration::from_secs(120));
-    assert!(ran.ok, "{}{}", ran.stdout, ran.stderr);
-    let json: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
-    assert_eq!(
-        json["forfeits"],
-        serde_json::json!([2, 0]),
-        "{}",
-        ran.stdout
-    );
-    for g in json["games"].as_array().unwrap() {
-        assert!(
-            g["reason"]
-                .as_str()
-                .unwrap()
-                .contains("a line longer than 1 MiB"),
-            "{}",
-            g["reason"]
-        );
-    }
+    let ran = first_engine_forfeits_both(command, &summary, "a line longer than 1 MiB");
     assert!(ran.peak_kib < 256 * 1024, "peak {} KiB", ran.peak_kib);
     // An engine that floods from its first line stops the match before it starts.
     let mut command = Command::cargo_bin("ludus").unwrap();
@@ -1037,4 +1037,102 @@ fn an_engine_that_writes_without_end_loses_its_games_in_bounded_memory() {
         "engine cat-1: malformed reply: a line longer than 1 MiB",
     );
     assert!(ran.peak_kib < 256 * 1024, "peak {} KiB", ran.peak_kib);
+}
+
+/// The processes whose ids `pids` lists (one a line) that are still alive (a zombie is
+/// not), after they had up to two seconds to die.
+fn survivors(pids: &Path) -> Vec<String> {
+    let listed = std::fs::read_to_string(pids).unwrap_or_default();
+    let alive = || -> Vec<String> {
+        listed
+            .lines()
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap().starts_with('Z'))
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    let start = std::time::Instant::now();
+    while !alive().is_empty() && start.elapsed() < std::time::Duration::from_secs(2) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let left = alive();
+    for pid in &left {
+        // Not left to linger for the rest of the run.
+        let _ = Command::new("kill").args(["-9", pid]).status();
+    }
+    left
+}
+
+/// Writes an executable shell script.
+fn script(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_wrapper_scripts_helpers_do_not_outlive_the_match() {
+    let dir = scratch_dir("wrapper");
+    let pids = dir.join("pids");
+    let wrapper = dir.join("wrapper.sh");
+    script(
+        &wrapper,
+        &format!(
+            "#!/bin/sh\nsleep 1000 &\necho $! >> '{}'\nexec '{}'\n",
+            pids.display(),
+            ludus_path()
+        ),
+    );
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .args(["match", "--game", "mangala", "--depth", "1", "--games", "2"])
+        .arg("--engine")
+        .arg(&wrapper)
+        .arg("--engine")
+        .arg(&wrapper);
+    let ran = run_within(command, std::time::Duration::from_secs(60));
+    assert!(ran.ok, "{}{}", ran.stdout, ran.stderr);
+    let started = std::fs::read_to_string(&pids).unwrap().lines().count();
+    // Each engine once for the check before the match, once for its games.
+    assert!(started >= 4, "{started} helpers");
+    assert_eq!(survivors(&pids), Vec::<String>::new());
+}
+
+#[test]
+fn an_engine_that_exits_while_a_helper_holds_its_output_has_crashed() {
+    let dir = scratch_dir("orphan");
+    let pids = dir.join("pids");
+    let orphan = dir.join("orphan.sh");
+    script(
+        &orphan,
+        &format!(
+            "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    \
+             go*) sleep 1000 & echo $! >> '{}'; exit 3 ;;\n    quit*) exit 0 ;;\n    \
+             *) printf '=\\n\\n' ;;\n  esac\ndone\n",
+            pids.display()
+        ),
+    );
+    let summary = dir.join("summary.json");
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .args([
+            "match",
+            "--game",
+            "mangala",
+            "--nodes",
+            "1000",
+            "--timeout",
+            "10000",
+        ])
+        .args(["--games", "2", "--engine"])
+        .arg(format!("cmd={} name=orphan", orphan.display()))
+        .args(["--engine", &ludus_path(), "--summary"])
+        .arg(&summary);
+    let start = std::time::Instant::now();
+    first_engine_forfeits_both(command, &summary, "crashed: exited (exit status: 3) while");
+    // Noticed at once, not after the 10 s the engine had to answer.
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(survivors(&pids), Vec::<String>::new());
 }

@@ -2,7 +2,7 @@
 //! ludus library.
 //!
 //! - `engine`: engine specifications, processes and the dialects spoken to them;
-//! - `process`: an engine's output, read in bounded lines;
+//! - `process`: an engine's process group, and its output read in bounded lines;
 //! - `referee`: one game, its clocks and its forfeits;
 //! - `stats`: Elo, SPRT, four-player standings.
 //!

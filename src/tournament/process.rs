@@ -1,8 +1,12 @@
-//! An engine's process as the runner holds it: its output read in lines of bounded
-//! length, with a bounded amount of it waiting to be read, so that no engine can make
-//! the runner hold more than a few MiB of what it writes.
+//! An engine's process as the runner holds it: a process group of its own, killed
+//! whole when the engine is done with (so that what a wrapper script started goes
+//! too), and its output read in lines of bounded length, with a bounded amount of it
+//! waiting to be read, so that no engine can make the runner hold more than a few MiB
+//! of what it writes.
 
 use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
@@ -18,6 +22,68 @@ const QUEUE_LIMIT: usize = 16 << 20;
 
 /// What a line costs in the queue beyond its bytes.
 const LINE_COST: usize = 64;
+
+/// An engine's process, the leader of a process group of its own: what it starts (a
+/// wrapper script's helpers) is in the group too, and is killed with it.
+pub struct Group {
+    child: Child,
+    /// The group was killed and its leader reaped (with its status, if it could be had).
+    ended: Option<Option<ExitStatus>>,
+}
+
+impl Group {
+    /// Starts `command` as the leader of a new process group.
+    pub fn spawn(command: &mut Command) -> std::io::Result<Group> {
+        Ok(Group {
+            child: command.process_group(0).spawn()?,
+            ended: None,
+        })
+    }
+
+    /// The leader's process, for its pipes.
+    pub fn child(&mut self) -> &mut Child {
+        &mut self.child
+    }
+
+    /// Whether the leader has exited, whatever the rest of the group does. It is not
+    /// reaped here: until [`Group::end`], its id is the group's and no other's.
+    pub fn leader_exited(&self) -> bool {
+        if self.ended.is_some() {
+            return true;
+        }
+        // SAFETY: an all-zero siginfo_t is a valid value; waitid is given a child of
+        // this process and a pointer to a local, and WNOWAIT leaves the child a zombie.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let waited = libc::waitid(
+                libc::P_PID,
+                self.child.id(),
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            waited == 0 && info.si_pid() != 0
+        }
+    }
+
+    /// Kills the whole group (SIGKILL) and reaps the leader; its exit status.
+    pub fn end(&mut self) -> Option<ExitStatus> {
+        if self.ended.is_none() {
+            // SAFETY: killpg(2) has no memory effects. The leader is not reaped yet, so
+            // its id still names this group and no other process's.
+            unsafe {
+                libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
+            }
+            self.ended = Some(self.child.wait().ok());
+        }
+        self.ended.flatten()
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
 
 /// What an engine wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,6 +211,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Whether process `pid` is alive (a zombie is not).
+    fn alive(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap().starts_with('Z'))
+    }
+
+    #[test]
+    fn a_group_is_killed_whole_and_its_leaders_exit_seen_before() {
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", "sleep 1000 & echo $!; exit 3"])
+            .stdout(std::process::Stdio::piped());
+        let mut group = Group::spawn(&mut command).unwrap();
+        let lines = Lines::read(group.child().stdout.take().unwrap());
+        let Ok(Output::Line(helper)) = lines.recv_timeout(Duration::from_secs(20)) else {
+            panic!("no helper");
+        };
+        let start = std::time::Instant::now();
+        while !group.leader_exited() {
+            assert!(start.elapsed() < Duration::from_secs(20));
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // The helper holds the output open, and lives, until the group is ended.
+        assert_eq!(
+            lines.recv_timeout(Duration::from_millis(50)),
+            Err(RecvTimeoutError::Timeout)
+        );
+        assert!(alive(&helper));
+        assert_eq!(group.end().and_then(|s| s.code()), Some(3));
+        while alive(&helper) {
+            assert!(start.elapsed() < Duration::from_secs(20));
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(
+            lines.recv_timeout(Duration::from_secs(20)),
+            Err(RecvTimeoutError::Disconnected)
+        );
+        assert!(group.leader_exited());
     }
 
     #[test]
