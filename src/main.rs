@@ -820,7 +820,18 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
         Command::Openings {
             plies, count, seed, ..
         } => {
-            for line in ludus::tournament::random_openings::<G>(plies, count, seed) {
+            let openings = ludus::tournament::random_openings::<G>(plies, count, seed);
+            // Fewer than asked would pass for a whole file: nothing is printed.
+            if openings.len() < count {
+                return Err(format!(
+                    "cannot make {count} distinct openings of {plies} plies: {} found in \
+                     {} random games ({} ends sooner, or has fewer such lines)",
+                    openings.len(),
+                    count.saturating_mul(ludus::tournament::OPENING_TRIES),
+                    G::NAME
+                ));
+            }
+            for line in openings {
                 println!("{line}");
             }
             Ok(())

@@ -240,6 +240,11 @@ fn broken_engines_lose_exactly_the_games_they_break() {
         assert_eq!(json["forfeits"], serde_json::json!([2, 0]), "{mode}");
         if mode == "silent" {
             assert_eq!(json["clocks"][0]["time_losses"], 2, "{stdout}");
+            // Its clock ran out: the least it had left is none.
+            for g in json["games"].as_array().unwrap() {
+                let seat = g["forfeit"].as_u64().unwrap() as usize;
+                assert_eq!(g["clocks"][seat]["lowest_left_ms"], 0, "{g}");
+            }
             assert!(
                 stdout.contains("silent: made no move on the clock, 2 lost on time"),
                 "{stdout}"
@@ -1135,4 +1140,25 @@ fn an_engine_that_exits_while_a_helper_holds_its_output_has_crashed() {
     // Noticed at once, not after the 10 s the engine had to answer.
     assert!(start.elapsed() < std::time::Duration::from_secs(10));
     assert_eq!(survivors(&pids), Vec::<String>::new());
+}
+
+/// `ludus openings` makes the openings `ludus match --openings` reads: when it cannot
+/// make as many as asked, it says so and fails, rather than printing fewer.
+#[test]
+fn openings_that_cannot_be_made_are_refused() {
+    let openings = |plies: &str, count: &str| {
+        let mut command = Command::cargo_bin("ludus").unwrap();
+        command.args([
+            "openings", "--game", "mangala", "--plies", plies, "--count", count,
+        ]);
+        command
+    };
+    let ran = refused(
+        openings("100000", "3"),
+        "cannot make 3 distinct openings of 100000 plies",
+    );
+    assert!(ran.stdout.is_empty());
+    let ran = run_within(openings("4", "3"), std::time::Duration::from_secs(60));
+    assert!(ran.ok);
+    assert_eq!(ran.stdout.lines().count(), 3);
 }

@@ -169,6 +169,10 @@ fn read_opening<G: Game>(
     Ok((start, played))
 }
 
+/// The random games [`random_openings`] plays for each opening asked: enough for any
+/// game that has that many openings of that length.
+pub const OPENING_TRIES: usize = 20;
+
 /// `count` distinct random openings of `plies` random legal moves each, from the usual
 /// start, as lines of an openings file (`startpos moves ...`), the same for the same
 /// `seed`. Lines that end the game are not used; fewer come back when the game has
@@ -178,8 +182,7 @@ pub fn random_openings<G: Game>(plies: usize, count: usize, seed: u64) -> Vec<St
     let canonical = G::NOTATIONS[0].1;
     let mut openings = Vec::new();
     let mut moves = Vec::new();
-    // Enough tries for any game that has `count` openings of that length.
-    for _ in 0..count.saturating_mul(20) {
+    for _ in 0..count.saturating_mul(OPENING_TRIES) {
         if openings.len() == count {
             break;
         }
@@ -668,12 +671,13 @@ impl ClockReport {
         }
         let mean = shares.iter().sum::<f64>() / shares.len() as f64;
         format!(
-            "{name}: used {:.0} % of its clock on average ({:.0} to {:.0} % per game, {} games), \
+            "{name}: used {:.0} % of its clock on average ({:.0} to {:.0} % per game, {} game{}), \
              {} ms a move, least left {} ms, longest move {} ms, {} lost on time",
             100.0 * mean,
             100.0 * shares[0],
             100.0 * shares[shares.len() - 1],
             self.games,
+            if self.games == 1 { "" } else { "s" },
             self.used_ms / self.moves.max(1),
             self.lowest_left_ms,
             self.longest_ms,
@@ -707,7 +711,10 @@ fn clock_report(results: &[GameSummary], e: usize) -> Option<ClockReport> {
     for r in results {
         for (seat, &engine) in r.seats.iter().enumerate() {
             if engine == e && r.forfeit == Some(seat) && r.reason.starts_with("lost on time") {
+                // Its clock ran out: none left (a state written before the referee
+                // said so may still hold what it had left after its last move).
                 report.time_losses += 1;
+                report.lowest_left_ms = 0;
             }
             let Some(c) = r.clocks.get(seat).filter(|c| engine == e && c.moves > 0) else {
                 continue;
@@ -1141,6 +1148,59 @@ mod tests {
         assert_eq!(random_openings::<senamukha::Position>(6, 50, 7), openings);
         assert_ne!(random_openings::<senamukha::Position>(6, 50, 8), openings);
         assert_eq!(random_openings::<mentula::Position>(8, 10, 1).len(), 10);
+    }
+
+    /// A game of engine 0 (seat 0) against engine 1 with the clocks used as given;
+    /// engine 0 lost it on time when `flagged`.
+    fn clocked_game(index: usize, lowest_left_ms: u64, flagged: bool) -> GameSummary {
+        let usage = referee::ClockUse {
+            moves: 10,
+            used_ms: 1_000,
+            had_ms: 3_000,
+            lowest_left_ms,
+            longest_ms: 200,
+        };
+        GameSummary {
+            index,
+            opening: 0,
+            seats: vec![0, 1],
+            moves: Vec::new(),
+            ending: if flagged { "forfeit" } else { "rules" }.into(),
+            reason: if flagged {
+                "lost on time (2100 ms used, 2000 ms left)"
+            } else {
+                "all pits empty"
+            }
+            .into(),
+            forfeit: flagged.then_some(0),
+            scores: None,
+            places: vec![1.5, 1.5],
+            clocks: vec![usage, usage],
+        }
+    }
+
+    #[test]
+    fn the_clock_report_of_an_engine_that_lost_on_time_says_it_ran_out() {
+        // States written before the referee recorded a run-out: the game lost on time
+        // still says 1960 ms left.
+        let results = [
+            clocked_game(0, 2_500, false),
+            clocked_game(1, 1_960, true),
+            clocked_game(2, 1_960, true),
+        ];
+        let line = clock_report(&results, 0).unwrap().line("a");
+        assert!(
+            line.contains("least left 0 ms") && line.ends_with("2 lost on time"),
+            "{line}"
+        );
+        let line = clock_report(&results, 1).unwrap().line("b");
+        assert!(
+            line.contains("least left 1960 ms") && line.ends_with("0 lost on time"),
+            "{line}"
+        );
+        // One game: "1 game", not "1 games".
+        let line = clock_report(&results[..1], 0).unwrap().line("a");
+        assert!(line.contains("per game, 1 game)"), "{line}");
     }
 
     #[test]
