@@ -1007,13 +1007,20 @@ fn merge_match(
     summary: Option<std::path::PathBuf>,
     records: Option<std::path::PathBuf>,
 ) -> Result<(), String> {
-    use ludus::tournament;
+    use ludus::tournament::{self, MatchError};
+    let refused = |option, error| MatchError::File { option, error }.to_string();
+    // The files written are checked before anything is read or printed.
+    for (option, path) in [("--summary", &summary), ("--records", &records)] {
+        if let Some(path) = path {
+            ludus::files::check_writable(path).map_err(|e| refused(option, e))?;
+        }
+    }
     let texts = paths
         .iter()
         .map(|path| {
-            std::fs::read_to_string(path)
+            ludus::files::read_text(path, tournament::STATE_LIMIT)
                 .map(|text| (path.clone(), text))
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .map_err(|e| refused("a summary", e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let merged = tournament::merge(&texts).map_err(|e| e.to_string())?;

@@ -1162,3 +1162,40 @@ fn openings_that_cannot_be_made_are_refused() {
     assert!(ran.ok);
     assert_eq!(ran.stdout.lines().count(), 3);
 }
+
+#[test]
+fn merge_refuses_what_is_not_a_summary_before_it_writes() {
+    let dir = scratch_dir("merge-hostile");
+    let summary = dir.join("summary.json");
+    let ran = run_within(
+        quick_match(&["--summary".as_ref(), summary.as_ref()]),
+        std::time::Duration::from_secs(60),
+    );
+    assert!(ran.ok, "{}", ran.stderr);
+    let merge = |args: &[&Path]| {
+        let mut command = Command::cargo_bin("ludus").unwrap();
+        command.args(["match", "merge"]).args(args);
+        command
+    };
+    // A device is not read; an output that cannot be written is refused first.
+    refused(
+        merge(&[Path::new("/dev/zero")]),
+        "/dev/zero is a character device, not a regular file",
+    );
+    let ran = refused(
+        merge(&[
+            &summary,
+            Path::new("--summary"),
+            Path::new("/nonexistent/x.json"),
+        ]),
+        "cannot use --summary: /nonexistent/x.json cannot be written",
+    );
+    assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+    // A game that does not fit its match is refused, not a panic.
+    let mut forged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    forged["games"][0]["seats"] = serde_json::json!([0, 7]);
+    let forged_path = dir.join("forged.json");
+    std::fs::write(&forged_path, forged.to_string()).unwrap();
+    refused(merge(&[&forged_path]), "game 1 does not fit the match");
+}

@@ -732,7 +732,8 @@ fn clock_report(results: &[GameSummary], e: usize) -> Option<ClockReport> {
     (report.games > 0 || report.time_losses > 0).then_some(report)
 }
 
-/// The most a state file is read: 256 MiB (some hundred thousand games).
+/// The most a state file, or a summary merged, is read: 256 MiB (some hundred
+/// thousand games).
 pub const STATE_LIMIT: u64 = 256 << 20;
 
 /// Where a state is written whole before it replaces the last one: `<state>.partial`.
