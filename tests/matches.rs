@@ -1107,39 +1107,37 @@ fn a_wrapper_scripts_helpers_do_not_outlive_the_match() {
 
 #[test]
 fn an_engine_that_exits_while_a_helper_holds_its_output_has_crashed() {
-    let dir = scratch_dir("orphan");
-    let pids = dir.join("pids");
-    let orphan = dir.join("orphan.sh");
-    script(
-        &orphan,
-        &format!(
-            "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    \
-             go*) sleep 1000 & echo $! >> '{}'; exit 3 ;;\n    quit*) exit 0 ;;\n    \
-             *) printf '=\\n\\n' ;;\n  esac\ndone\n",
-            pids.display()
-        ),
-    );
-    let summary = dir.join("summary.json");
-    let mut command = Command::cargo_bin("ludus").unwrap();
-    command
-        .args([
-            "match",
-            "--game",
-            "mangala",
-            "--nodes",
-            "1000",
-            "--timeout",
-            "10000",
-        ])
-        .args(["--games", "2", "--engine"])
-        .arg(format!("cmd={} name=orphan", orphan.display()))
-        .args(["--engine", &ludus_path(), "--summary"])
-        .arg(&summary);
-    let start = std::time::Instant::now();
-    first_engine_forfeits_both(command, &summary, "crashed: exited (exit status: 3) while");
-    // Noticed at once, not after the 10 s the engine had to answer.
-    assert!(start.elapsed() < std::time::Duration::from_secs(10));
-    assert_eq!(survivors(&pids), Vec::<String>::new());
+    // A helper that only holds the output, and one that writes on without pause.
+    for (name, helper) in [("quiet", "sleep 1000"), ("chatty", "yes 'info string x'")] {
+        let dir = scratch_dir(&format!("orphan-{name}"));
+        let pids = dir.join("pids");
+        let orphan = dir.join("orphan.sh");
+        script(
+            &orphan,
+            &format!(
+                "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    \
+                 go*) {helper} & echo $! >> '{}'; exit 3 ;;\n    quit*) exit 0 ;;\n    \
+                 *) printf '=\\n\\n' ;;\n  esac\ndone\n",
+                pids.display()
+            ),
+        );
+        let summary = dir.join("summary.json");
+        let mut command = Command::cargo_bin("ludus").unwrap();
+        command
+            .args(["match", "--game", "mangala", "--nodes", "1000"])
+            .args(["--timeout", "10000", "--games", "2", "--engine"])
+            .arg(format!("cmd={} name=orphan", orphan.display()))
+            .args(["--engine", &ludus_path(), "--summary"])
+            .arg(&summary);
+        let start = std::time::Instant::now();
+        first_engine_forfeits_both(command, &summary, "crashed: exited (exit status: 3) while");
+        // Noticed at once, not after the 10 s the engine had to answer.
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "{name}"
+        );
+        assert_eq!(survivors(&pids), Vec::<String>::new(), "{name}");
+    }
 }
 
 /// `ludus openings` makes the openings `ludus match --openings` reads: when it cannot

@@ -313,13 +313,15 @@ impl Engine {
                 self.exited_at = Some(now);
             }
             let wait = match self.exited_at {
-                Some(at) => (at + EXIT_GRACE).saturating_duration_since(now),
+                // Past the grace, even a process it started that writes on does not
+                // keep it alive.
+                Some(at) if now >= at + EXIT_GRACE => return Err(self.crashed(waiting_for)),
+                Some(at) => at + EXIT_GRACE - now,
                 None => EXIT_POLL,
             };
             match self.lines.recv_timeout(wait.min(deadline - now)) {
                 Ok(output) => return self.read(output, Some(waiting_for)),
-                Err(RecvTimeoutError::Timeout) if self.exited_at.is_none() => {}
-                Err(RecvTimeoutError::Timeout) => return Err(self.crashed(waiting_for)),
+                Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     // The output closes an instant before the exit can be seen.
                     for _ in 0..40 {
