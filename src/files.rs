@@ -66,7 +66,7 @@ impl fmt::Display for FileError {
 impl std::error::Error for FileError {}
 
 /// A path as a reply shows it: control characters escaped, so that no file name can
-/// forge a protocol line.
+/// forge a protocol line, and whole (a refusal names the file it refuses).
 pub fn shown(path: &Path) -> String {
     crate::game::escaped(&path.to_string_lossy())
 }
@@ -316,6 +316,13 @@ mod tests {
         let text = e.to_string();
         assert!(!text.contains('\r'), "{text:?}");
         assert!(text.contains("\\r"), "{text:?}");
+    }
+
+    #[test]
+    fn a_long_name_is_shown_whole() {
+        let long = format!("/{}/file", "folder/".repeat(20));
+        let e = read_bounded(Path::new(&long), 10).unwrap_err();
+        assert!(e.to_string().starts_with(&long), "{e}");
     }
 }
 

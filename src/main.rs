@@ -838,7 +838,18 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
         Command::Openings {
             plies, count, seed, ..
         } => {
-            for line in ludus::tournament::random_openings::<G>(plies, count, seed) {
+            let openings = ludus::tournament::random_openings::<G>(plies, count, seed);
+            // Fewer than asked would pass for a whole file: nothing is printed.
+            if openings.len() < count {
+                return Err(format!(
+                    "cannot make {count} distinct openings of {plies} plies: {} found in \
+                     {} random games ({} ends sooner, or has fewer such lines)",
+                    openings.len(),
+                    count.saturating_mul(ludus::tournament::OPENING_TRIES),
+                    G::NAME
+                ));
+            }
+            for line in openings {
                 println!("{line}");
             }
             Ok(())
@@ -956,8 +967,15 @@ fn run_match<G: Game>(args: MatchArgs) -> Result<(), String> {
     };
     let openings = match &args.openings {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let text = ludus::files::read_text(path.as_ref(), tournament::OPENINGS_LIMIT).map_err(
+                |error| {
+                    tournament::MatchError::File {
+                        option: "--openings",
+                        error,
+                    }
+                    .to_string()
+                },
+            )?;
             tournament::read_openings::<G>(&text).map_err(|e| e.to_string())?
         }
         None => vec!["startpos".to_string()],
@@ -1007,13 +1025,20 @@ fn merge_match(
     summary: Option<std::path::PathBuf>,
     records: Option<std::path::PathBuf>,
 ) -> Result<(), String> {
-    use ludus::tournament;
+    use ludus::tournament::{self, MatchError};
+    let refused = |option, error| MatchError::File { option, error }.to_string();
+    // The files written are checked before anything is read or printed.
+    for (option, path) in [("--summary", &summary), ("--records", &records)] {
+        if let Some(path) = path {
+            ludus::files::check_writable(path).map_err(|e| refused(option, e))?;
+        }
+    }
     let texts = paths
         .iter()
         .map(|path| {
-            std::fs::read_to_string(path)
+            ludus::files::read_text(path, tournament::STATE_LIMIT)
                 .map(|text| (path.clone(), text))
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .map_err(|e| refused("a summary", e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let merged = tournament::merge(&texts).map_err(|e| e.to_string())?;

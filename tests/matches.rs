@@ -206,6 +206,8 @@ fn broken_engines_lose_exactly_the_games_they_break() {
         ("illegal", "illegal move \"z9z9\""),
         ("exits", "crashed: exited"),
         ("silent", "lost on time"),
+        // Lines without pause do not stop its clock.
+        ("chatty", "lost on time (stalled: bestmove did not come"),
         ("garbage", "malformed reply: \"bestmove\""),
         // Not a crash: the odd byte is replaced and the move judged.
         ("latin1", "illegal move \"z9z9\""),
@@ -238,6 +240,11 @@ fn broken_engines_lose_exactly_the_games_they_break() {
         assert_eq!(json["forfeits"], serde_json::json!([2, 0]), "{mode}");
         if mode == "silent" {
             assert_eq!(json["clocks"][0]["time_losses"], 2, "{stdout}");
+            // Its clock ran out: the least it had left is none.
+            for g in json["games"].as_array().unwrap() {
+                let seat = g["forfeit"].as_u64().unwrap() as usize;
+                assert_eq!(g["clocks"][seat]["lowest_left_ms"], 0, "{g}");
+            }
             assert!(
                 stdout.contains("silent: made no move on the clock, 2 lost on time"),
                 "{stdout}"
@@ -791,4 +798,402 @@ fn an_interrupted_shard_resumes_and_completes() {
     let out = shard("1/2");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("belongs to another match"));
+}
+
+// Hostile files and engines (issue 61): what is not a regular file, what is damaged or
+// too large, engines that write without end, exit under their helpers, or leave helpers
+// behind.
+
+/// A fresh, empty folder of one test's own.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = scratch_path(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a folder holds: every name, its kind and, for a file, its bytes.
+fn listing(dir: &Path) -> Vec<(String, String, Vec<u8>)> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let kind = e.file_type().unwrap();
+            let bytes = if kind.is_file() {
+                std::fs::read(e.path()).unwrap()
+            } else {
+                Vec::new()
+            };
+            (
+                e.file_name().to_string_lossy().to_string(),
+                format!("{kind:?}"),
+                bytes,
+            )
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
+/// Makes `path` a character device (as /dev/zero: reads give zero bytes without end)
+/// where the test may (as root), else a FIFO; returns what a refusal calls it. Never
+/// /dev/zero itself: a runner that renamed over its state would replace it.
+fn device(path: &Path) -> &'static str {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mknod and mkfifo with a valid C string.
+    unsafe {
+        if libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o600, libc::makedev(1, 5)) == 0 {
+            return "a character device";
+        }
+        assert_eq!(libc::mkfifo(c.as_ptr(), 0o600), 0);
+    }
+    "a FIFO"
+}
+
+/// How a command ran: whether it succeeded, its output, and the most memory it and the
+/// processes it waited for held at once (KiB).
+struct Ran {
+    ok: bool,
+    stdout: String,
+    stderr: String,
+    peak_kib: i64,
+}
+
+/// Runs `command`, killed (and the test failed) if it runs past `limit`.
+// The child is reaped by `wait4`, which gives its peak memory too.
+#[allow(clippy::zombie_processes)]
+fn run_within(mut command: Command, limit: std::time::Duration) -> Ran {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = command
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let reader = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            pipe.read_to_end(&mut text).unwrap();
+            String::from_utf8_lossy(&text).to_string()
+        })
+    };
+    let stdout = reader(Box::new(child.stdout.take().unwrap()));
+    let stderr = reader(Box::new(child.stderr.take().unwrap()));
+    let pid = child.id() as libc::pid_t;
+    let start = std::time::Instant::now();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: wait4 on this test's own child, with pointers to locals.
+        let waited = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if waited == pid {
+            break;
+        }
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{command:?} ran past {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Ran {
+        ok: libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+        peak_kib: usage.ru_maxrss,
+    }
+}
+
+/// Runs `command`, which must fail within a minute with `says` on standard error.
+fn refused(command: Command, says: &str) -> Ran {
+    let ran = run_within(command, std::time::Duration::from_secs(60));
+    assert!(
+        !ran.ok && ran.stderr.contains(says),
+        "{}{}",
+        ran.stdout,
+        ran.stderr
+    );
+    ran
+}
+
+/// A quick Mangala II match between two ludus engines, with `extra` arguments.
+fn quick_match(extra: &[&std::ffi::OsStr]) -> Command {
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .args(["match", "--game", "mangala", "--depth", "1", "--games", "2"])
+        .args(["--engine", &ludus_path(), "--engine", &ludus_path()])
+        .args(extra);
+    command
+}
+
+#[test]
+fn match_files_that_are_not_regular_or_are_damaged_are_refused_before_the_first_game() {
+    let dir = scratch_dir("hostile-files");
+    let dev = dir.join("dev");
+    let dev_kind = device(&dev);
+    let folder = dir.join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("inside"), "kept").unwrap();
+    let bad_utf8 = dir.join("bad-utf8.state");
+    std::fs::write(&bad_utf8, b"{\"game\": \"mangala\xff\"}").unwrap();
+    let bad_json = dir.join("bad-json.state");
+    std::fs::write(&bad_json, "{\"game\": ").unwrap();
+    let wrong_shape = dir.join("wrong-shape.state");
+    std::fs::write(&wrong_shape, "{\"game\": \"mangala\", \"results\": []}").unwrap();
+    let nowhere = PathBuf::from("/nonexistent/x.json");
+    let before = listing(&dir);
+    let folder_before = listing(&folder);
+    let not_regular = |kind: &str| format!("is {kind}, not a regular file");
+    let cases: Vec<(&str, &Path, String)> = vec![
+        ("--state", &dev, not_regular(dev_kind)),
+        ("--state", &folder, not_regular("a folder")),
+        (
+            "--state",
+            &bad_utf8,
+            "is not UTF-8 text (byte 17 is not)".into(),
+        ),
+        ("--state", &bad_json, "EOF while parsing".into()),
+        ("--state", &wrong_shape, "missing field `config`".into()),
+        ("--summary", &dev, not_regular(dev_kind)),
+        ("--summary", &folder, not_regular("a folder")),
+        ("--summary", &nowhere, "its folder does not exist".into()),
+        ("--records", &dev, not_regular(dev_kind)),
+        ("--records", &folder, not_regular("a folder")),
+    ];
+    for (option, path, why) in cases {
+        let ran = run_within(
+            quick_match(&[option.as_ref(), path.as_ref()]),
+            std::time::Duration::from_secs(60),
+        );
+        let case = format!("{option} {}: {}{}", path.display(), ran.stdout, ran.stderr);
+        assert!(!ran.ok, "{case}");
+        assert_eq!(game_lines(&ran.stdout), 0, "refused before a game: {case}");
+        assert!(ran.stderr.contains(&path.display().to_string()), "{case}");
+        assert!(ran.stderr.contains(&why), "{case}");
+        // Not a byte of a device read into memory.
+        assert!(
+            ran.peak_kib < 128 * 1024,
+            "peak {} KiB: {case}",
+            ran.peak_kib
+        );
+        // Nothing on disk changed: the same names, kinds and bytes, no `.partial`.
+        assert_eq!(listing(&dir), before, "{case}");
+        assert_eq!(listing(&folder), folder_before, "{case}");
+    }
+}
+
+#[test]
+fn an_openings_file_that_is_a_device_or_too_large_is_refused() {
+    refused(
+        quick_match(&["--openings".as_ref(), "/dev/zero".as_ref()]),
+        "cannot use --openings: /dev/zero is a character device, not a regular file",
+    );
+    let large = scratch("large.openings");
+    std::fs::write(&large, "# a comment\n".repeat(1_500_000)).unwrap();
+    refused(
+        quick_match(&["--openings".as_ref(), large.as_ref()]),
+        "holds more than 16 MiB",
+    );
+}
+
+/// Runs a match of two games (`command`, its summary written to `summary`) that the
+/// first engine must lose both, each with a reason that holds `reason`.
+fn first_engine_forfeits_both(command: Command, summary: &Path, reason: &str) -> Ran {
+    let ran = run_within(command, std::time::Duration::from_secs(120));
+    assert!(ran.ok, "{}{}", ran.stdout, ran.stderr);
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(summary).unwrap()).unwrap();
+    assert_eq!(
+        json["forfeits"],
+        serde_json::json!([2, 0]),
+        "{}",
+        ran.stdout
+    );
+    for g in json["games"].as_array().unwrap() {
+        assert!(g["reason"].as_str().unwrap().contains(reason), "{g}");
+    }
+    ran
+}
+
+#[test]
+fn an_engine_that_writes_without_end_loses_its_games_in_bounded_memory() {
+    let summary = scratch("flood.json");
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .arg("match")
+        .args([
+            "--engine",
+            &format!("cmd=\"{} flood\" name=flood", data("engines/broken.sh")),
+        ])
+        .args(["--engine", &ludus_path(), "--nodes", "1000", "--games", "2"])
+        .arg("--summary")
+        .arg(&summary);
+    let ran = first_engine_forfeits_both(command, &summary, "a line longer than 1 MiB");
+    assert!(ran.peak_kib < 256 * 1024, "peak {} KiB", ran.peak_kib);
+    // An engine that floods from its first line stops the match before it starts.
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .args(["match", "--depth", "1", "--engine", "cat /dev/zero"])
+        .args(["--engine", &ludus_path()]);
+    let ran = refused(
+        command,
+        "engine cat-1: malformed reply: a line longer than 1 MiB",
+    );
+    assert!(ran.peak_kib < 256 * 1024, "peak {} KiB", ran.peak_kib);
+}
+
+/// The processes whose ids `pids` lists (one a line) that are still alive (a zombie is
+/// not), after they had up to two seconds to die.
+fn survivors(pids: &Path) -> Vec<String> {
+    let listed = std::fs::read_to_string(pids).unwrap_or_default();
+    let alive = || -> Vec<String> {
+        listed
+            .lines()
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap().starts_with('Z'))
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    let start = std::time::Instant::now();
+    while !alive().is_empty() && start.elapsed() < std::time::Duration::from_secs(2) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let left = alive();
+    for pid in &left {
+        // Not left to linger for the rest of the run.
+        let _ = Command::new("kill").args(["-9", pid]).status();
+    }
+    left
+}
+
+/// Writes an executable shell script.
+fn script(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_wrapper_scripts_helpers_do_not_outlive_the_match() {
+    let dir = scratch_dir("wrapper");
+    let pids = dir.join("pids");
+    let wrapper = dir.join("wrapper.sh");
+    script(
+        &wrapper,
+        &format!(
+            "#!/bin/sh\nsleep 1000 &\necho $! >> '{}'\nexec '{}'\n",
+            pids.display(),
+            ludus_path()
+        ),
+    );
+    let mut command = Command::cargo_bin("ludus").unwrap();
+    command
+        .args(["match", "--game", "mangala", "--depth", "1", "--games", "2"])
+        .arg("--engine")
+        .arg(&wrapper)
+        .arg("--engine")
+        .arg(&wrapper);
+    let ran = run_within(command, std::time::Duration::from_secs(60));
+    assert!(ran.ok, "{}{}", ran.stdout, ran.stderr);
+    let started = std::fs::read_to_string(&pids).unwrap().lines().count();
+    // Each engine once for the check before the match, once for its games.
+    assert!(started >= 4, "{started} helpers");
+    assert_eq!(survivors(&pids), Vec::<String>::new());
+}
+
+#[test]
+fn an_engine_that_exits_while_a_helper_holds_its_output_has_crashed() {
+    // A helper that only holds the output, and one that writes on without pause.
+    for (name, helper) in [("quiet", "sleep 1000"), ("chatty", "yes 'info string x'")] {
+        let dir = scratch_dir(&format!("orphan-{name}"));
+        let pids = dir.join("pids");
+        let orphan = dir.join("orphan.sh");
+        script(
+            &orphan,
+            &format!(
+                "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    \
+                 go*) {helper} & echo $! >> '{}'; exit 3 ;;\n    quit*) exit 0 ;;\n    \
+                 *) printf '=\\n\\n' ;;\n  esac\ndone\n",
+                pids.display()
+            ),
+        );
+        let summary = dir.join("summary.json");
+        let mut command = Command::cargo_bin("ludus").unwrap();
+        command
+            .args(["match", "--game", "mangala", "--nodes", "1000"])
+            .args(["--timeout", "10000", "--games", "2", "--engine"])
+            .arg(format!("cmd={} name=orphan", orphan.display()))
+            .args(["--engine", &ludus_path(), "--summary"])
+            .arg(&summary);
+        let start = std::time::Instant::now();
+        first_engine_forfeits_both(command, &summary, "crashed: exited (exit status: 3) while");
+        // Noticed at once, not after the 10 s the engine had to answer.
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "{name}"
+        );
+        assert_eq!(survivors(&pids), Vec::<String>::new(), "{name}");
+    }
+}
+
+/// `ludus openings` makes the openings `ludus match --openings` reads: when it cannot
+/// make as many as asked, it says so and fails, rather than printing fewer.
+#[test]
+fn openings_that_cannot_be_made_are_refused() {
+    let openings = |plies: &str, count: &str| {
+        let mut command = Command::cargo_bin("ludus").unwrap();
+        command.args([
+            "openings", "--game", "mangala", "--plies", plies, "--count", count,
+        ]);
+        command
+    };
+    let ran = refused(
+        openings("100000", "3"),
+        "cannot make 3 distinct openings of 100000 plies",
+    );
+    assert!(ran.stdout.is_empty());
+    let ran = run_within(openings("4", "3"), std::time::Duration::from_secs(60));
+    assert!(ran.ok);
+    assert_eq!(ran.stdout.lines().count(), 3);
+}
+
+#[test]
+fn merge_refuses_what_is_not_a_summary_before_it_writes() {
+    let dir = scratch_dir("merge-hostile");
+    let summary = dir.join("summary.json");
+    let ran = run_within(
+        quick_match(&["--summary".as_ref(), summary.as_ref()]),
+        std::time::Duration::from_secs(60),
+    );
+    assert!(ran.ok, "{}", ran.stderr);
+    let merge = |args: &[&Path]| {
+        let mut command = Command::cargo_bin("ludus").unwrap();
+        command.args(["match", "merge"]).args(args);
+        command
+    };
+    // A device is not read; an output that cannot be written is refused first.
+    refused(
+        merge(&[Path::new("/dev/zero")]),
+        "/dev/zero is a character device, not a regular file",
+    );
+    let ran = refused(
+        merge(&[
+            &summary,
+            Path::new("--summary"),
+            Path::new("/nonexistent/x.json"),
+        ]),
+        "cannot use --summary: /nonexistent/x.json cannot be written",
+    );
+    assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+    // A game that does not fit its match is refused, not a panic.
+    let mut forged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    forged["games"][0]["seats"] = serde_json::json!([0, 7]);
+    let forged_path = dir.join("forged.json");
+    std::fs::write(&forged_path, forged.to_string()).unwrap();
+    refused(merge(&[&forged_path]), "game 1 does not fit the match");
 }

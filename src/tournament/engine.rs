@@ -1,9 +1,9 @@
 //! The engines of a match: their specifications, their processes, and the dialects the
 //! runner speaks to them (native, UCI, UGI).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use nom::{
@@ -16,6 +16,7 @@ use nom::{
 use serde::{Deserialize, Serialize};
 
 use super::error::{SpecError, SpecProblem, StartError};
+use super::process::{Group, LINE_LIMIT, Lines, Output};
 use crate::protocol::Dialect;
 
 /// One `--engine` argument: `CMD ...`, or `key=value` settings: `cmd=...`,
@@ -209,12 +210,23 @@ pub struct Go<'a> {
     pub nodes: Option<u64>,
 }
 
+/// How long a process that has exited is still read, for what it wrote before.
+const EXIT_GRACE: Duration = Duration::from_millis(50);
+
+/// How often a wait for a line looks whether the engine's process has exited.
+const EXIT_POLL: Duration = Duration::from_millis(20);
+
+/// How long an engine has to exit after `quit` before its group is killed.
+const QUIT_WAIT: Duration = Duration::from_millis(500);
+
 /// A running engine process.
 pub struct Engine {
     pub spec: EngineSpec,
-    child: Child,
+    process: Group,
+    /// When its process was first seen to have exited.
+    exited_at: Option<Instant>,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Lines,
     /// The game its tables are set up for.
     game: Option<&'static str>,
     /// The reply it ponders on, while it does.
@@ -229,46 +241,25 @@ pub struct Answer {
 }
 
 impl Engine {
-    /// Starts the engine's process, in a process group of its own (so that a kill
+    /// Starts the engine's process, in a process group of its own (so that its end
     /// reaches what a wrapper script started too); its standard error is discarded.
     pub fn start(spec: &EngineSpec) -> Result<Engine, StartError> {
         let mut command = Command::new(&spec.command[0]);
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
+        command
             .args(&spec.command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|error| StartError {
-                command: spec.command.join(" "),
-                error,
-            })?;
-        let stdout = child.stdout.take().expect("piped");
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            // Bytes that are not UTF-8 are replaced, not fatal: a name in Latin-1
-            // must not look like a crash.
-            let mut reader = BufReader::new(stdout);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match reader.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let line = String::from_utf8_lossy(&bytes);
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+            .stderr(Stdio::null());
+        let mut process = Group::spawn(&mut command).map_err(|error| StartError {
+            command: spec.command.join(" "),
+            error,
+        })?;
+        let lines = Lines::read(process.child().stdout.take().expect("piped"));
         Ok(Engine {
             spec: spec.clone(),
-            stdin: child.stdin.take(),
-            child,
+            stdin: process.child().stdin.take(),
+            process,
+            exited_at: None,
             lines,
             game: None,
             pondering: None,
@@ -286,33 +277,75 @@ impl Engine {
             .map_err(|e| Failure::Crashed(format!("writing {line:?}: {e}")))
     }
 
-    /// The next line before `deadline`.
-    fn line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Failure> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => {
+    /// A line read, or the fault of one too long (while `waiting_for` was awaited,
+    /// if anything was).
+    fn read(&self, output: Output, waiting_for: Option<&str>) -> Result<String, Failure> {
+        match output {
+            Output::Line(line) => {
                 log::debug!("{} > {line}", self.spec.name);
                 Ok(line)
             }
-            Err(RecvTimeoutError::Timeout) => Err(Failure::Stalled(format!(
-                "no {waiting_for} in the time allowed"
-            ))),
-            Err(RecvTimeoutError::Disconnected) => {
-                // The output closes an instant before the exit can be seen.
-                let mut status = None;
-                for _ in 0..40 {
-                    status = self.child.try_wait().ok().flatten();
-                    if status.is_some() {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
+            Output::TooLong => Err(Failure::Malformed(format!(
+                "a line longer than {} MiB {}",
+                LINE_LIMIT >> 20,
+                match waiting_for {
+                    Some(what) => format!("while {what} was awaited"),
+                    None => "when no answer was awaited".to_string(),
                 }
-                Err(Failure::Crashed(match status {
-                    Some(s) => format!("exited ({s}) while {waiting_for} was awaited"),
-                    None => format!("closed its output while {waiting_for} was awaited"),
-                }))
+            ))),
+        }
+    }
+
+    /// The next line before `deadline`. An engine whose process has exited has
+    /// crashed, even while a process it started holds its output open: what it wrote
+    /// before it exited is still read, for [`EXIT_GRACE`] after the exit is seen.
+    fn line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Failure> {
+        let stalled =
+            || Failure::Stalled(format!("{waiting_for} did not come in the time allowed"));
+        loop {
+            let now = Instant::now();
+            // Checked before a line is taken: an engine that writes without pause would
+            // never be waited for, and so never stall.
+            if now >= deadline {
+                return Err(stalled());
+            }
+            if self.exited_at.is_none() && self.process.leader_exited() {
+                self.exited_at = Some(now);
+            }
+            let wait = match self.exited_at {
+                // Past the grace, even a process it started that writes on does not
+                // keep it alive.
+                Some(at) if now >= at + EXIT_GRACE => return Err(self.crashed(waiting_for)),
+                Some(at) => at + EXIT_GRACE - now,
+                None => EXIT_POLL,
+            };
+            match self.lines.recv_timeout(wait.min(deadline - now)) {
+                Ok(output) => return self.read(output, Some(waiting_for)),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    // The output closes an instant before the exit can be seen.
+                    for _ in 0..40 {
+                        if self.process.leader_exited() {
+                            return Err(self.crashed(waiting_for));
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    return Err(Failure::Crashed(format!(
+                        "closed its output while {waiting_for} was awaited"
+                    )));
+                }
             }
         }
+    }
+
+    /// The engine's process has exited: its group is ended (what it started is of no
+    /// use any more), and the fault gives its exit status.
+    fn crashed(&mut self, waiting_for: &str) -> Failure {
+        let status = match self.process.end() {
+            Some(status) => format!(" ({status})"),
+            None => String::new(),
+        };
+        Failure::Crashed(format!("exited{status} while {waiting_for} was awaited"))
     }
 
     /// Reads lines until one that `done` accepts; a native error reply (`?`) fails.
@@ -439,8 +472,13 @@ impl Engine {
     /// Drops what the engine wrote while no answer was awaited (a pondering search's
     /// `info` lines, a late reply); a move among it is a fault.
     fn drain(&mut self) -> Result<(), Failure> {
-        while let Ok(line) = self.lines.try_recv() {
-            log::debug!("{} > {line}", self.spec.name);
+        // At most what a full queue holds: an engine that writes faster than this
+        // reads is not waited for here.
+        for _ in 0..1 << 18 {
+            let Ok(output) = self.lines.try_recv() else {
+                break;
+            };
+            let line = self.read(output, None)?;
             if line.starts_with("bestmove") {
                 return Err(Failure::Malformed(format!(
                     "{line:?} when no move was asked for"
@@ -523,38 +561,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Ends the process: `quit`, then a kill if it lingers.
+    /// Ends the engine: `quit`, at most [`QUIT_WAIT`] for its process to exit, then
+    /// the whole group killed (a wrapper script's helpers with it).
     pub fn quit(mut self) {
         let _ = self.send("quit");
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
+        let deadline = Instant::now() + QUIT_WAIT;
+        while Instant::now() < deadline && !self.process.leader_exited() {
             std::thread::sleep(Duration::from_millis(5));
         }
-        self.kill();
-    }
-
-    /// Kills the process and its group.
-    fn kill(&mut self) {
-        #[cfg(unix)]
-        // SAFETY: kill(2) on the group the child leads (its id, negated); no memory
-        // is involved.
-        unsafe {
-            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
-        }
+        self.process.end();
     }
 }
 

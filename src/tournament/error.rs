@@ -5,6 +5,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::files::{FileError, shown};
 use crate::game::{MoveError, OptionError, PositionError};
 
 /// A mistake in one `--engine` argument (engines counted from 1).
@@ -165,6 +166,12 @@ pub enum MatchError {
         name: String,
         why: String,
     },
+    /// A file the match reads or writes (`option` names it) that cannot serve.
+    File {
+        option: &'static str,
+        error: FileError,
+    },
+    /// A state file that is damaged: it is left as it is.
     StateUnreadable {
         path: PathBuf,
         why: String,
@@ -190,15 +197,19 @@ impl fmt::Display for MatchError {
             MatchError::SprtNeedsTwo => f.write_str("the SPRT needs two engines"),
             MatchError::Opening { opening, error } => write!(f, "opening {opening:?}: {error}"),
             MatchError::Engine { name, why } => write!(f, "engine {name}: {why}"),
-            MatchError::StateUnreadable { path, why } => {
-                write!(f, "the state file {} cannot be read: {why}", path.display())
-            }
+            MatchError::File { option, error } => write!(f, "cannot use {option}: {error}"),
+            MatchError::StateUnreadable { path, why } => write!(
+                f,
+                "the state file {} is damaged ({why}); it is left as it is: remove it or \
+                 name another",
+                shown(path)
+            ),
             MatchError::StateOfAnotherMatch(path) => write!(
                 f,
                 "the state file {} belongs to another match; remove it or name another",
-                path.display()
+                shown(path)
             ),
-            MatchError::Write { path, why } => write!(f, "cannot write {}: {why}", path.display()),
+            MatchError::Write { path, why } => write!(f, "cannot write {}: {why}", shown(path)),
             MatchError::OutputClosed => f.write_str(super::OUTPUT_CLOSED),
         }
     }

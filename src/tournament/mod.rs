@@ -2,6 +2,7 @@
 //! ludus library.
 //!
 //! - `engine`: engine specifications, processes and the dialects spoken to them;
+//! - `process`: an engine's process group, and its output read in bounded lines;
 //! - `referee`: one game, its clocks and its forfeits;
 //! - `stats`: Elo, SPRT, four-player standings.
 //!
@@ -23,6 +24,7 @@
 
 mod engine;
 mod error;
+mod process;
 mod referee;
 mod shard;
 mod stats;
@@ -34,12 +36,13 @@ pub use shard::{MergeError, Merged, Shard, ShardError, merge};
 pub use stats::Sprt;
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::files;
 use crate::game::Game;
 use crate::record;
 use engine::Engine;
@@ -95,6 +98,32 @@ pub struct GameSummary {
     pub clocks: Vec<referee::ClockUse>,
 }
 
+impl GameSummary {
+    /// Whether this can be a game of a match of `engines` engines and `openings`
+    /// openings: what a state or a summary read back must hold before it is used.
+    pub(crate) fn check(&self, engines: usize, openings: usize) -> Result<(), String> {
+        let mut seats = self.seats.clone();
+        seats.sort_unstable();
+        let per_seat = |n: usize| n == engines;
+        let fits = seats.iter().copied().eq(0..engines)
+            && per_seat(self.places.len())
+            && self.places.iter().all(|p| p.is_finite())
+            && self.opening < openings
+            && self.forfeit.is_none_or(|seat| seat < engines)
+            && self.scores.as_ref().is_none_or(|s| per_seat(s.len()))
+            && (self.clocks.is_empty() || per_seat(self.clocks.len()));
+        if fits {
+            Ok(())
+        } else {
+            Err(format!(
+                "game {} does not fit the match (its seats, places, opening, forfeit, \
+                 scores or clocks)",
+                self.index.saturating_add(1)
+            ))
+        }
+    }
+}
+
 /// What the state file holds: the configuration it belongs to and the games so far.
 #[derive(Serialize, Deserialize)]
 struct State {
@@ -140,6 +169,10 @@ fn read_opening<G: Game>(
     Ok((start, played))
 }
 
+/// The random games [`random_openings`] plays for each opening asked: enough for any
+/// game that has that many openings of that length.
+pub const OPENING_TRIES: usize = 20;
+
 /// `count` distinct random openings of `plies` random legal moves each, from the usual
 /// start, as lines of an openings file (`startpos moves ...`), the same for the same
 /// `seed`. Lines that end the game are not used; fewer come back when the game has
@@ -149,8 +182,7 @@ pub fn random_openings<G: Game>(plies: usize, count: usize, seed: u64) -> Vec<St
     let canonical = G::NOTATIONS[0].1;
     let mut openings = Vec::new();
     let mut moves = Vec::new();
-    // Enough tries for any game that has `count` openings of that length.
-    for _ in 0..count.saturating_mul(20) {
+    for _ in 0..count.saturating_mul(OPENING_TRIES) {
         if openings.len() == count {
             break;
         }
@@ -188,6 +220,9 @@ pub fn opening_position<G: Game>(line: &str) -> Result<G, OpeningError> {
     }
     Ok(position)
 }
+
+/// The most an openings file is read: 16 MiB (some 200,000 openings).
+pub const OPENINGS_LIMIT: u64 = 16 << 20;
 
 /// Reads an openings file: one opening a line; blank lines and `#` comments skipped.
 pub fn read_openings<G: Game>(text: &str) -> Result<Vec<String>, OpeningError> {
@@ -636,12 +671,13 @@ impl ClockReport {
         }
         let mean = shares.iter().sum::<f64>() / shares.len() as f64;
         format!(
-            "{name}: used {:.0} % of its clock on average ({:.0} to {:.0} % per game, {} games), \
+            "{name}: used {:.0} % of its clock on average ({:.0} to {:.0} % per game, {} game{}), \
              {} ms a move, least left {} ms, longest move {} ms, {} lost on time",
             100.0 * mean,
             100.0 * shares[0],
             100.0 * shares[shares.len() - 1],
             self.games,
+            if self.games == 1 { "" } else { "s" },
             self.used_ms / self.moves.max(1),
             self.lowest_left_ms,
             self.longest_ms,
@@ -675,7 +711,10 @@ fn clock_report(results: &[GameSummary], e: usize) -> Option<ClockReport> {
     for r in results {
         for (seat, &engine) in r.seats.iter().enumerate() {
             if engine == e && r.forfeit == Some(seat) && r.reason.starts_with("lost on time") {
+                // Its clock ran out: none left (a state written before the referee
+                // said so may still hold what it had left after its last move).
                 report.time_losses += 1;
+                report.lowest_left_ms = 0;
             }
             let Some(c) = r.clocks.get(seat).filter(|c| engine == e && c.moves > 0) else {
                 continue;
@@ -691,6 +730,69 @@ fn clock_report(results: &[GameSummary], e: usize) -> Option<ClockReport> {
         }
     }
     (report.games > 0 || report.time_losses > 0).then_some(report)
+}
+
+/// The most a state file, or a summary merged, is read: 256 MiB (some hundred
+/// thousand games).
+pub const STATE_LIMIT: u64 = 256 << 20;
+
+/// Where a state is written whole before it replaces the last one: `<state>.partial`.
+fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// The games of this match that the state file at `path` holds (within the match's
+/// number of games); `None` when there is no file yet, or an empty one. A file that
+/// is not UTF-8 JSON of a state within [`STATE_LIMIT`], is another match's, or holds
+/// a game that does not fit this match is refused, and so never overwritten.
+fn read_state<G: Game>(
+    path: &Path,
+    config: &MatchConfig,
+) -> Result<Option<Vec<GameSummary>>, MatchError> {
+    // `check_writable` passed: a regular file, or nothing yet.
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = files::read_text(path, STATE_LIMIT).map_err(|error| MatchError::File {
+        option: "--state",
+        error,
+    })?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let damaged = |why: String| MatchError::StateUnreadable {
+        path: path.to_path_buf(),
+        why,
+    };
+    let state: State = serde_json::from_str(&text).map_err(|e| damaged(e.to_string()))?;
+    // The number of games and the concurrency may change between runs.
+    let comparable = |c: &MatchConfig| {
+        serde_json::to_value(MatchConfig {
+            games: 0,
+            concurrency: 0,
+            ..c.clone()
+        })
+        .ok()
+    };
+    if state.game != G::NAME || comparable(&state.config) != comparable(config) {
+        return Err(MatchError::StateOfAnotherMatch(path.to_path_buf()));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for game in &state.results {
+        game.check(config.engines.len(), config.openings.len())
+            .map_err(damaged)?;
+        if !seen.insert(game.index) {
+            return Err(damaged(format!(
+                "game {} is in it twice",
+                game.index.saturating_add(1)
+            )));
+        }
+    }
+    let mut results = state.results;
+    results.retain(|r| r.index < config.games);
+    Ok(Some(results))
 }
 
 /// Runs the match for game `G`, printing progress and results to `out`.
@@ -718,6 +820,24 @@ pub fn run<G: Game>(
             error,
         })?;
     }
+    // The files the match writes are checked, and its state read, before an engine
+    // starts: what is not a regular file (or a name that can become one), and a state
+    // that is too large, damaged or another match's, is refused; nothing on disk changes.
+    let partial = config.state.as_deref().map(partial_path);
+    for (option, path) in [
+        ("--state", config.state.as_deref()),
+        ("--state", partial.as_deref()),
+        ("--summary", config.summary.as_deref()),
+        ("--records", config.records.as_deref()),
+    ] {
+        if let Some(path) = path {
+            files::check_writable(path).map_err(|error| MatchError::File { option, error })?;
+        }
+    }
+    let resumed = match &config.state {
+        Some(path) => read_state::<G>(path, &config)?,
+        None => None,
+    };
     // An engine that cannot start, or refuses its options, is a mistake in the
     // command, not a loss: the match stops before the first game.
     for spec in &config.engines {
@@ -737,34 +857,10 @@ pub fn run<G: Game>(
         engine.quit();
         setup.map_err(|failure| refused(failure.to_string()))?;
     }
-    // Resume from the state file when it belongs to this match.
-    let mut results: Vec<GameSummary> = Vec::new();
-    if let Some(path) = &config.state
-        && let Ok(text) = std::fs::read_to_string(path)
-        && !text.trim().is_empty()
-    {
-        let state: State =
-            serde_json::from_str(&text).map_err(|e| MatchError::StateUnreadable {
-                path: path.clone(),
-                why: e.to_string(),
-            })?;
-        // The number of games and the concurrency may change between runs.
-        let comparable = |c: &MatchConfig| {
-            serde_json::to_value(MatchConfig {
-                games: 0,
-                concurrency: 0,
-                ..c.clone()
-            })
-            .ok()
-        };
-        let same = state.game == G::NAME && comparable(&state.config) == comparable(&config);
-        if !same {
-            return Err(MatchError::StateOfAnotherMatch(path.clone()));
-        }
-        results = state.results;
-        results.retain(|r| r.index < config.games);
+    if let Some(results) = &resumed {
         writeln!(out, "resuming: {} games already played", results.len()).ok();
     }
+    let mut results = resumed.unwrap_or_default();
     // A shard plays its part of the schedule; the others' games count as done here.
     let done: Vec<bool> = (0..config.games)
         .map(|i| {
@@ -853,6 +949,8 @@ pub fn run<G: Game>(
                     .open(path)
                     .and_then(|mut f| f.write_all(record.as_bytes()));
                 if let Err(e) = written {
+                    // No game is played that could not be kept.
+                    stop.store(true, Ordering::Release);
                     write_error = Some(MatchError::Write {
                         path: path.clone(),
                         why: e.to_string(),
@@ -868,10 +966,11 @@ pub fn run<G: Game>(
                 };
                 let text = serde_json::to_string(&state).expect("a state serialises");
                 // Written whole, then renamed: an interruption never leaves half a file.
-                let partial = path.with_extension("partial");
+                let partial = partial.as_deref().expect("a state has its partial");
                 if let Err(e) =
-                    std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, path))
+                    std::fs::write(partial, text).and_then(|()| std::fs::rename(partial, path))
                 {
+                    stop.store(true, Ordering::Release);
                     write_error = Some(MatchError::Write {
                         path: path.clone(),
                         why: e.to_string(),
@@ -1050,6 +1149,103 @@ mod tests {
         assert_eq!(random_openings::<senamukha::Position>(6, 50, 7), openings);
         assert_ne!(random_openings::<senamukha::Position>(6, 50, 8), openings);
         assert_eq!(random_openings::<mentula::Position>(8, 10, 1).len(), 10);
+    }
+
+    /// A game of engine 0 (seat 0) against engine 1 with the clocks used as given;
+    /// engine 0 lost it on time when `flagged`.
+    fn clocked_game(index: usize, lowest_left_ms: u64, flagged: bool) -> GameSummary {
+        let usage = referee::ClockUse {
+            moves: 10,
+            used_ms: 1_000,
+            had_ms: 3_000,
+            lowest_left_ms,
+            longest_ms: 200,
+        };
+        GameSummary {
+            index,
+            opening: 0,
+            seats: vec![0, 1],
+            moves: Vec::new(),
+            ending: if flagged { "forfeit" } else { "rules" }.into(),
+            reason: if flagged {
+                "lost on time (2100 ms used, 2000 ms left)"
+            } else {
+                "all pits empty"
+            }
+            .into(),
+            forfeit: flagged.then_some(0),
+            scores: None,
+            places: vec![1.5, 1.5],
+            clocks: vec![usage, usage],
+        }
+    }
+
+    #[test]
+    fn the_clock_report_of_an_engine_that_lost_on_time_says_it_ran_out() {
+        // States written before the referee recorded a run-out: the game lost on time
+        // still says 1960 ms left.
+        let results = [
+            clocked_game(0, 2_500, false),
+            clocked_game(1, 1_960, true),
+            clocked_game(2, 1_960, true),
+        ];
+        let line = clock_report(&results, 0).unwrap().line("a");
+        assert!(
+            line.contains("least left 0 ms") && line.ends_with("2 lost on time"),
+            "{line}"
+        );
+        let line = clock_report(&results, 1).unwrap().line("b");
+        assert!(
+            line.contains("least left 1960 ms") && line.ends_with("0 lost on time"),
+            "{line}"
+        );
+        // One game: "1 game", not "1 games".
+        let line = clock_report(&results[..1], 0).unwrap().line("a");
+        assert!(line.contains("per game, 1 game)"), "{line}");
+    }
+
+    #[test]
+    fn a_game_read_back_must_fit_the_match() {
+        let game = GameSummary {
+            index: 4,
+            opening: 1,
+            seats: vec![1, 0],
+            moves: Vec::new(),
+            ending: "forfeit".into(),
+            reason: "crashed".into(),
+            forfeit: Some(1),
+            scores: None,
+            places: vec![1.0, 2.0],
+            clocks: Vec::new(),
+        };
+        assert_eq!(game.check(2, 2), Ok(()));
+        assert!(game.check(2, 1).is_err(), "opening 1 of 1");
+        assert!(game.check(4, 2).is_err(), "two seats of four");
+        for broken in [
+            GameSummary {
+                seats: vec![0, 7],
+                ..game.clone()
+            },
+            GameSummary {
+                seats: vec![0, 0],
+                ..game.clone()
+            },
+            GameSummary {
+                places: vec![1.0],
+                ..game.clone()
+            },
+            GameSummary {
+                forfeit: Some(2),
+                ..game.clone()
+            },
+            GameSummary {
+                scores: Some(vec![1.0]),
+                ..game.clone()
+            },
+        ] {
+            let e = broken.check(2, 2).unwrap_err();
+            assert!(e.starts_with("game 5 does not fit the match"), "{e}");
+        }
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub struct ClockUse {
     pub used_ms: u64,
     /// Time it had: the base time(s) and every increment it was given.
     pub had_ms: u64,
-    /// The least it had left after a move.
+    /// The least it had left after a move; 0 when its clock ran out.
     pub lowest_left_ms: u64,
     /// Its longest move.
     pub longest_ms: u64,
@@ -249,6 +249,7 @@ pub fn play<G: Game>(
             Err(failure) => {
                 let reason = match (&failure, time_control) {
                     (super::engine::Failure::Stalled(_), TimeControl::Clock { .. }) => {
+                        clocks[seat].usage.lowest_left_ms = 0;
                         format!("lost on time ({failure})")
                     }
                     _ => failure.to_string(),
@@ -268,6 +269,7 @@ pub fn play<G: Game>(
         if let TimeControl::Clock { .. } = time_control {
             let clock = &mut clocks[seat];
             if elapsed > clock.remaining + settings.margin {
+                clock.usage.lowest_left_ms = 0;
                 break Ending::Forfeit {
                     seat,
                     reason: format!(

@@ -232,6 +232,11 @@ pub fn merge(summaries: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
         }
         shards.push((shard.index, path));
         for game in &summary.games {
+            game.check(summary.config.engines.len(), summary.config.openings.len())
+                .map_err(|why| MergeError::Unreadable {
+                    path: (*path).clone(),
+                    why,
+                })?;
             if let Some((_, earlier)) = games.iter().find(|(g, _)| *g == game.index) {
                 return Err(MergeError::SameGame {
                     game: game.index,

@@ -6,7 +6,9 @@
 #   silent   never answers;
 #   garbage  answers a line that is not a move;
 #   twice    answers i3h5 twice (legal once, for White's first move);
-#   latin1   writes a byte that is not UTF-8, then a move that is never legal.
+#   latin1   writes a byte that is not UTF-8, then a move that is never legal;
+#   flood    writes zero bytes without end, never a newline;
+#   chatty   writes info lines without end, never a move.
 mode=$1
 while IFS= read -r line; do
   case "$line" in
@@ -18,6 +20,8 @@ while IFS= read -r line; do
         garbage) printf '=\n\nhello there\nbestmove\n' ;;
         twice) printf '=\n\nbestmove i3h5\nbestmove i3h5\n' ;;
         latin1) printf '=\n\ninfo string J\374rgen\nbestmove z9z9\n' ;;
+        flood) printf '=\n\n'; exec cat /dev/zero ;;
+        chatty) printf '=\n\n'; exec yes 'info string chatter' ;;
       esac ;;
     quit*) exit 0 ;;
     *) printf '=\n\n' ;;
