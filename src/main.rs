@@ -11,6 +11,10 @@ use ludus::game::Game;
 use ludus::games::{self, Play};
 use ludus::search::Limits;
 
+/// The largest file of scored positions `ludus tune fit` reads (`-` reads standard
+/// input instead, within the same bound).
+const TUNING_FILE_LIMIT: u64 = 1 << 30;
+
 #[derive(Parser)]
 #[command(
     name = "ludus",
@@ -785,8 +789,8 @@ fn run<G: Play>(command: Command) -> Result<(), String> {
         } => {
             let mut lines = vec!["startpos".to_string()];
             if let Some(path) = openings {
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let text = ludus::files::read_text(&path, ludus::tournament::OPENINGS_LIMIT)
+                    .map_err(|e| e.to_string())?;
                 let file =
                     ludus::tournament::read_openings::<G>(&text).map_err(|e| e.to_string())?;
                 lines.extend(file.into_iter().take(count));
@@ -895,9 +899,20 @@ fn run_tune<G: Play>(action: Tune) -> Result<(), String> {
             ..
         } => {
             let text = if file == "-" {
-                std::io::read_to_string(std::io::stdin()).map_err(|e| e.to_string())?
+                let text = std::io::read_to_string(std::io::Read::take(
+                    std::io::stdin(),
+                    TUNING_FILE_LIMIT + 1,
+                ))
+                .map_err(|e| e.to_string())?;
+                if text.len() as u64 > TUNING_FILE_LIMIT {
+                    return Err(format!(
+                        "standard input holds more than {TUNING_FILE_LIMIT} bytes, the most read"
+                    ));
+                }
+                text
             } else {
-                std::fs::read_to_string(&file).map_err(|e| format!("cannot read {file}: {e}"))?
+                ludus::files::read_text(file.as_ref(), TUNING_FILE_LIMIT)
+                    .map_err(|e| format!("cannot read {e}"))?
             };
             let samples = tuning::read_samples::<G>(&text).map_err(|e| format!("{file}: {e}"))?;
             if samples.len() < 10 {

@@ -292,3 +292,26 @@ fn a_device_or_a_fifo_as_a_network_file_is_refused_at_once() {
     assert!(text.contains("?2 ") && text.contains("is a FIFO"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn commands_refuse_devices_for_their_files_at_once() {
+    let cases: [&[&str]; 4] = [
+        &["tree", "--openings", "/dev/zero"],
+        &["datagen", "--output", "/dev/null", "--games", "1"],
+        &["datagen", "--output", "/tmp", "--games", "1"],
+        &["tune", "fit", "/dev/zero"],
+    ];
+    for args in cases {
+        let started = Instant::now();
+        let out = Command::cargo_bin("ludus")
+            .unwrap()
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+        assert!(started.elapsed() < Duration::from_secs(5), "{args:?}");
+    }
+}

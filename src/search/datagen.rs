@@ -113,12 +113,15 @@ pub enum DatagenError {
     NoQuietTest(&'static str),
     /// An engine option the game's engine does not have or refuses.
     Option(crate::game::OptionError),
+    /// Not a regular file (a device, a FIFO, a folder).
+    File(crate::files::FileError),
 }
 
 impl fmt::Display for DatagenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DatagenError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            DatagenError::File(e) => e.fmt(f),
             DatagenError::Foreign { path, why } => {
                 write!(
                     f,
@@ -243,7 +246,13 @@ pub fn read_each<G: Packed>(
         path: path.to_path_buf(),
         error,
     };
-    let bytes = std::fs::read(path).map_err(io)?;
+    // A regular file only (a device would be read without end); its size is the
+    // data's, which may be large.
+    let mut bytes = Vec::new();
+    crate::files::open_regular(path)
+        .map_err(DatagenError::File)?
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
     check_header::<G>(path, &bytes)?;
     let mut count = 0;
     for (record, chunk) in bytes[HEADER..].chunks_exact(record_size::<G>()).enumerate() {
@@ -269,6 +278,8 @@ fn open<G: Packed>(
         path: path.to_path_buf(),
         error,
     };
+    // A device, a FIFO or a folder is refused before it is opened.
+    crate::files::check_writable(path).map_err(DatagenError::File)?;
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
