@@ -304,6 +304,78 @@ fn a_match_on_the_clock_reports_how_each_engine_used_it() {
 }
 
 #[test]
+fn time_odds_give_each_engine_its_own_clock_and_say_so() {
+    let ludus = ludus_path();
+    let records = scratch("time-odds.txt");
+    let (_, json) = run_match(
+        &[
+            "--engine",
+            &format!("cmd={ludus} name=quick tc=1+0.01"),
+            "--engine",
+            &format!("cmd={ludus} name=slow"),
+            "--tc",
+            "3+0.03",
+            "--games",
+            "2",
+            "--max-moves",
+            "40",
+            "--records",
+            records.to_str().unwrap(),
+        ],
+        "time-odds",
+    );
+    for g in json["games"].as_array().unwrap() {
+        let seats: Vec<u64> = g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_u64().unwrap())
+            .collect();
+        for (clock, engine) in g["clocks"].as_array().unwrap().iter().zip(&seats) {
+            let moves = clock["moves"].as_u64().unwrap();
+            // The time it had: its own base plus its own increment a move.
+            let (base, increment) = if *engine == 0 {
+                (1_000, 10)
+            } else {
+                (3_000, 30)
+            };
+            assert_eq!(
+                clock["had_ms"].as_u64().unwrap(),
+                base + increment * moves,
+                "{g}"
+            );
+        }
+    }
+    assert_eq!(
+        json["config"]["engines"][0]["tc"]["Clock"]["base"]["secs"],
+        1
+    );
+    assert!(json["config"]["engines"][1].get("tc").is_none());
+    let text = std::fs::read_to_string(&records).unwrap();
+    assert!(text.contains("[WhiteTimeControl \"1+0.01\"]"), "{text}");
+    assert!(text.contains("[BlackTimeControl \"3+0.03\"]"), "{text}");
+    assert!(text.contains("[WhiteTimeControl \"3+0.03\"]"), "{text}");
+    // A clock that cannot be read is refused before the match.
+    let out = Command::cargo_bin("ludus")
+        .unwrap()
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={ludus} tc=fast"),
+            "--engine",
+            &ludus,
+        ])
+        .args(["--tc", "1+0.01", "--games", "2"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("tc"),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn a_broken_engine_in_four_player_games_takes_the_last_place_alone() {
     let ludus = ludus_path();
     let broken = data("engines/broken.sh");

@@ -21,8 +21,9 @@ use crate::protocol::Dialect;
 
 /// One `--engine` argument: `CMD ...`, or `key=value` settings: `cmd=...`,
 /// `name=...`, `proto=native|uci|ugi`, `option.<Name>=<value>`, `ponder=on|off`
-/// (think on the opponent's time, in two-player games), and `depth=N` or
-/// `nodes=N` (the engine's own limit instead of the match's time control). Keys and values with
+/// (think on the opponent's time, in two-player games), `tc=[moves/]s[+inc]` (the
+/// engine's own clock: time odds), and `depth=N` or `nodes=N` (the engine's own
+/// limit instead of the match's time control). Keys and values with
 /// spaces are quoted: `cmd="./ludus --flag" "option.Endgame Counters"=0`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineSpec {
@@ -37,6 +38,9 @@ pub struct EngineSpec {
     /// Ponders: thinks on the opponent's time about the reply it expects.
     #[serde(default)]
     pub ponder: bool,
+    /// Its own clock (`tc=3+0.03`), replacing the match's: time odds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<super::TimeControl>,
 }
 
 fn quoted(input: &str) -> IResult<&str, &str> {
@@ -84,6 +88,7 @@ impl EngineSpec {
             depth: None,
             nodes: None,
             ponder: false,
+            tc: None,
         };
         for (key, value) in settings {
             match key {
@@ -119,6 +124,15 @@ impl EngineSpec {
                         refused(SpecProblem::Value {
                             key: "nodes",
                             takes: "a number",
+                            value: value.to_string(),
+                        })
+                    })?)
+                }
+                "tc" => {
+                    spec.tc = Some(super::TimeControl::parse_clock(value).map_err(|_| {
+                        refused(SpecProblem::Value {
+                            key: "tc",
+                            takes: "a clock as --tc takes it ([moves/]seconds[+increment])",
                             value: value.to_string(),
                         })
                     })?)

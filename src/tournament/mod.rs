@@ -360,6 +360,15 @@ fn result_line<G: Game>(summary: &GameSummary, config: &MatchConfig) -> String {
     )
 }
 
+/// The time control of each seat of a game (they differ with time odds).
+fn seat_controls(summary: &GameSummary, config: &MatchConfig) -> Vec<TimeControl> {
+    summary
+        .seats
+        .iter()
+        .map(|&e| referee::control_of(&config.engines[e], &config.settings))
+        .collect()
+}
+
 /// The record of a game in the game's own format (Sena-Mukha: PGN tags).
 pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> String {
     let names: Vec<&str> = summary
@@ -405,12 +414,24 @@ pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> Stri
             tags.push(("FEN", start.fen()));
             tags.push(("SetUp", "1".to_string()));
         }
+        // Time odds: each side's own clock.
+        if let [white, black] = seat_controls(summary, config)[..]
+            && white != black
+        {
+            tags.push(("WhiteTimeControl", white.to_string()));
+            tags.push(("BlackTimeControl", black.to_string()));
+        }
         for (tag, value) in tags {
             header.push_str(&format!("[{tag} \"{}\"]\n", value.replace('"', "'")));
         }
     } else {
         header.push_str(&names.join("—"));
         header.push_str(&format!("\nludus match, game {}", summary.index + 1));
+        let controls = seat_controls(summary, config);
+        if controls.iter().any(|c| *c != controls[0]) {
+            let shown: Vec<String> = controls.iter().map(ToString::to_string).collect();
+            header.push_str(&format!(", clocks {}", shown.join("—")));
+        }
         if start.fen() != G::start().fen() {
             header.push_str(&format!(", from {}", start.fen()));
         }

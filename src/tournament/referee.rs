@@ -10,7 +10,7 @@ use super::engine::{Engine, EngineSpec, Go};
 use crate::game::{Game, Outcome};
 
 /// How long the engines get.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TimeControl {
     /// `moves` moves in `base` (the whole game when `None`), plus `increment` a move.
     Clock {
@@ -21,6 +21,32 @@ pub enum TimeControl {
     MoveTime(Duration),
     Depth(u32),
     Nodes(u64),
+}
+
+/// As `--tc` and `tc=` read it (`10+0.1`, `40/60`), or the limit (`movetime 100 ms`,
+/// `depth 6`, `nodes 5000`).
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Clock {
+                moves,
+                base,
+                increment,
+            } => {
+                if let Some(moves) = moves {
+                    write!(f, "{moves}/")?;
+                }
+                write!(f, "{}", base.as_secs_f64())?;
+                if !increment.is_zero() {
+                    write!(f, "+{}", increment.as_secs_f64())?;
+                }
+                Ok(())
+            }
+            TimeControl::MoveTime(t) => write!(f, "movetime {} ms", t.as_millis()),
+            TimeControl::Depth(d) => write!(f, "depth {d}"),
+            TimeControl::Nodes(n) => write!(f, "nodes {n}"),
+        }
+    }
 }
 
 impl TimeControl {
@@ -102,29 +128,61 @@ pub struct ClockUse {
     pub longest_ms: u64,
 }
 
-/// The clock state of one seat.
+/// The clock state of one seat, under its own control (an engine's `tc=`, or the
+/// match's).
 struct SeatClock {
     remaining: Duration,
+    base: Duration,
+    increment: Duration,
+    /// Moves per session of the control, if it has sessions.
+    per_session: Option<u32>,
     moves_made: u32,
     usage: ClockUse,
 }
 
-/// The clocks of a game under a time control.
-struct ClockSetting<'a> {
-    clocks: &'a [SeatClock],
-    increment: Duration,
-    /// Moves per session of the control, if it has sessions.
-    per_session: Option<u32>,
+impl SeatClock {
+    fn new(control: TimeControl) -> SeatClock {
+        let (base, increment, per_session) = match control {
+            TimeControl::Clock {
+                moves,
+                base,
+                increment,
+            } => (base, increment, moves),
+            _ => (Duration::ZERO, Duration::ZERO, None),
+        };
+        SeatClock {
+            remaining: base,
+            base,
+            increment,
+            per_session,
+            moves_made: 0,
+            usage: ClockUse {
+                had_ms: base.as_millis() as u64,
+                lowest_left_ms: base.as_millis() as u64,
+                ..ClockUse::default()
+            },
+        }
+    }
+}
+
+/// The time control of the engine `spec`: its own depth or node limit, its own clock
+/// (`tc=`), or the match's.
+pub fn control_of(spec: &EngineSpec, settings: &Settings) -> TimeControl {
+    match (spec.depth, spec.nodes, spec.tc) {
+        (Some(d), _, _) => TimeControl::Depth(d),
+        (_, Some(n), _) => TimeControl::Nodes(n),
+        (_, _, Some(tc)) => tc,
+        _ => settings.time_control,
+    }
 }
 
 /// The request to the engine of `seat` (`spec`) to move after `moves`, its time
-/// control (the engine's own depth or node limit, or the match's), and when it must
-/// have answered (from `now`).
+/// control ([`control_of`]), and when it must have answered (from `now`).
 fn request<'a, G: Game>(
     spec: &EngineSpec,
     start: &'a str,
     moves: &'a [String],
-    clock: &ClockSetting,
+    clocks: &[SeatClock],
     seat: usize,
     settings: &Settings,
     now: Instant,
@@ -139,21 +197,17 @@ fn request<'a, G: Game>(
         depth: None,
         nodes: None,
     };
-    // An engine with its own depth or node limit plays by it, without a clock.
-    let time_control = match (spec.depth, spec.nodes) {
-        (Some(d), _) => TimeControl::Depth(d),
-        (_, Some(n)) => TimeControl::Nodes(n),
-        _ => settings.time_control,
-    };
+    let time_control = control_of(spec, settings);
     let deadline = match time_control {
         TimeControl::Clock { .. } => {
-            let clocks = clock.clocks;
+            // Every seat's clock as it stands (with time odds, each its own).
             go.clocks = Some((
                 clocks.iter().map(|c| c.remaining).collect(),
-                vec![clock.increment; clocks.len()],
+                clocks.iter().map(|c| c.increment).collect(),
             ));
-            go.moves_to_go = clock.per_session.map(|m| m - clocks[seat].moves_made % m);
-            now + clocks[seat].remaining + settings.margin
+            let clock = &clocks[seat];
+            go.moves_to_go = clock.per_session.map(|m| m - clock.moves_made % m);
+            now + clock.remaining + settings.margin
         }
         TimeControl::MoveTime(t) => {
             go.movetime = Some(t);
@@ -200,24 +254,9 @@ pub fn play<G: Game>(
             };
         }
     }
-    let (base, increment, per_session) = match settings.time_control {
-        TimeControl::Clock {
-            moves,
-            base,
-            increment,
-        } => (base, increment, moves),
-        _ => (Duration::ZERO, Duration::ZERO, None),
-    };
-    let mut clocks: Vec<SeatClock> = (0..engines.len())
-        .map(|_| SeatClock {
-            remaining: base,
-            moves_made: 0,
-            usage: ClockUse {
-                had_ms: base.as_millis() as u64,
-                lowest_left_ms: base.as_millis() as u64,
-                ..ClockUse::default()
-            },
-        })
+    let mut clocks: Vec<SeatClock> = engines
+        .iter()
+        .map(|engine| SeatClock::new(control_of(&engine.spec, settings)))
         .collect();
     let ending = loop {
         if let Some(outcome) = position.outcome() {
@@ -228,16 +267,11 @@ pub fn play<G: Game>(
         }
         let seat = position.to_move();
         let now = Instant::now();
-        let clock = ClockSetting {
-            clocks: &clocks,
-            increment,
-            per_session,
-        };
         let (go, time_control, deadline) = request::<G>(
             &engines[seat].spec,
             &start_text,
             &moves,
-            &clock,
+            &clocks,
             seat,
             settings,
             now,
@@ -285,12 +319,15 @@ pub fn play<G: Game>(
             usage.used_ms += elapsed.as_millis() as u64;
             usage.longest_ms = usage.longest_ms.max(elapsed.as_millis() as u64);
             usage.lowest_left_ms = usage.lowest_left_ms.min(left.as_millis() as u64);
-            usage.had_ms += increment.as_millis() as u64;
-            clock.remaining = left + increment;
+            usage.had_ms += clock.increment.as_millis() as u64;
+            clock.remaining = left + clock.increment;
             clock.moves_made += 1;
-            if per_session.is_some_and(|m| clock.moves_made.is_multiple_of(m)) {
-                clock.remaining += base;
-                usage.had_ms += base.as_millis() as u64;
+            if clock
+                .per_session
+                .is_some_and(|m| clock.moves_made.is_multiple_of(m))
+            {
+                clock.remaining += clock.base;
+                clock.usage.had_ms += clock.base.as_millis() as u64;
             }
         }
         moves.push(position.format_move(mv, canonical));
@@ -305,16 +342,11 @@ pub fn play<G: Game>(
             pondered.push(after.format_move(reply_move, canonical));
             after.play(reply_move);
             if after.outcome().is_none() {
-                let clock = ClockSetting {
-                    clocks: &clocks,
-                    increment,
-                    per_session,
-                };
                 let (go, _, _) = request::<G>(
                     &engines[seat].spec,
                     &start_text,
                     &pondered,
-                    &clock,
+                    &clocks,
                     seat,
                     settings,
                     Instant::now(),
@@ -328,9 +360,17 @@ pub fn play<G: Game>(
             }
         }
     };
-    let clocks = match settings.time_control {
-        TimeControl::Clock { .. } => clocks.iter().map(|c| c.usage).collect(),
-        _ => Vec::new(),
+    // Kept when any seat played on a clock (a seat without one shows zeros).
+    let on_clock = engines.iter().any(|engine| {
+        matches!(
+            control_of(&engine.spec, settings),
+            TimeControl::Clock { .. }
+        )
+    });
+    let clocks = if on_clock {
+        clocks.iter().map(|c| c.usage).collect()
+    } else {
+        Vec::new()
     };
     Played {
         moves,
@@ -342,6 +382,13 @@ pub fn play<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_controls_read_back_as_written() {
+        for text in ["10+0.1", "3+0.03", "40/60", "0.5+0.05", "300"] {
+            assert_eq!(TimeControl::parse_clock(text).unwrap().to_string(), text);
+        }
+    }
 
     #[test]
     fn time_controls() {
