@@ -315,3 +315,41 @@ fn commands_refuse_devices_for_their_files_at_once() {
         assert!(started.elapsed() < Duration::from_secs(5), "{args:?}");
     }
 }
+
+/// The threads of a process, from /proc.
+fn threads_of(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn threads_beyond_the_cores_allowed_are_not_started() {
+    // On one core, `Threads 64` searches on one thread (64 threads sharing a core took
+    // 276 ms to see a stop); the process keeps only its few own threads.
+    let ludus = assert_cmd::cargo::cargo_bin("ludus");
+    let mut child = Command::new("taskset")
+        .args(["-c", "0"])
+        .arg(ludus)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(b"uci\nsetoption name Threads value 64\ngo infinite\n")
+        .unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let threads = threads_of(child.id());
+    input.write_all(b"stop\nquit\n").unwrap();
+    drop(input);
+    child.wait().unwrap();
+    assert!(threads < 10, "{threads} threads on one core");
+}
