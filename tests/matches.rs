@@ -1149,9 +1149,10 @@ fn script(path: &Path, text: &str) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-#[test]
-fn a_wrapper_scripts_helpers_do_not_outlive_the_match() {
-    let dir = scratch_dir("wrapper");
+/// A wrapper script that starts a helper (its pid written to the file given back)
+/// and then runs ludus in its place.
+fn wrapper_script(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch_dir(name);
     let pids = dir.join("pids");
     let wrapper = dir.join("wrapper.sh");
     script(
@@ -1162,6 +1163,12 @@ fn a_wrapper_scripts_helpers_do_not_outlive_the_match() {
             ludus_path()
         ),
     );
+    (pids, wrapper)
+}
+
+#[test]
+fn a_wrapper_scripts_helpers_do_not_outlive_the_match() {
+    let (pids, wrapper) = wrapper_script("wrapper");
     let mut command = Command::cargo_bin("ludus").unwrap();
     command
         .args(["match", "--game", "mangala", "--depth", "1", "--games", "2"])
@@ -1175,6 +1182,51 @@ fn a_wrapper_scripts_helpers_do_not_outlive_the_match() {
     // Each engine once for the check before the match, once for its games.
     assert!(started >= 4, "{started} helpers");
     assert_eq!(survivors(&pids), Vec::<String>::new());
+}
+
+#[test]
+fn a_match_ended_by_a_signal_takes_its_engines_groups_with_it() {
+    for signal in ["TERM", "INT"] {
+        let (pids, wrapper) = wrapper_script(&format!("signalled-{signal}"));
+        let mut child = Command::cargo_bin("ludus")
+            .unwrap()
+            .args([
+                "match",
+                "--game",
+                "senamukha",
+                "--tc",
+                "60+1",
+                "--games",
+                "2",
+            ])
+            .arg("--engine")
+            .arg(&wrapper)
+            .arg("--engine")
+            .arg(&wrapper)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Both engines of the first game are up (and the ones checked before it).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 4 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the engines did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert_eq!(survivors(&pids), Vec::<String>::new(), "{signal}");
+    }
 }
 
 #[test]

@@ -199,11 +199,7 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
         };
         if matches!(kind, Kind::Stop | Kind::Hit) {
             if waiting.iter().any(|(k, _)| *k == Kind::Work) {
-                // Meant for the work that waits; running work that nothing but a stop
-                // ends would hold that work, and this stop, for ever.
-                if kind == Kind::Stop && dialect.engine().endless() {
-                    dialect.engine().stop();
-                }
+                // Meant for the work that waits (see `act_when_due`).
                 waiting.push_back((kind, line));
                 continue;
             }
@@ -232,8 +228,14 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
 }
 
 /// Lets the first `stop` or `ponderhit` that waits act, once no work waits to start
-/// before it (see [`Dialect::act`]); whether one did.
+/// before it (see [`Dialect::act`]); while work waits before a `stop`, running work
+/// that only a stop would end is stopped, or it would hold that work, and the stop,
+/// for ever. Whether anything was done.
 fn act_when_due(dialect: &mut impl Dialect, waiting: &mut VecDeque<(Kind, Line)>) -> bool {
+    if waiting.iter().any(|(k, _)| *k == Kind::Stop) && dialect.engine().endless() {
+        dialect.engine().stop();
+        return true;
+    }
     let Some(at) = waiting
         .iter()
         .position(|(k, _)| matches!(k, Kind::Stop | Kind::Hit))

@@ -34,10 +34,10 @@ pub struct Group {
 impl Group {
     /// Starts `command` as the leader of a new process group.
     pub fn spawn(command: &mut Command) -> std::io::Result<Group> {
-        Ok(Group {
-            child: command.process_group(0).spawn()?,
-            ended: None,
-        })
+        live::watch_signals();
+        let child = command.process_group(0).spawn()?;
+        live::add(child.id() as libc::pid_t);
+        Ok(Group { child, ended: None })
     }
 
     /// The leader's process, for its pipes.
@@ -74,6 +74,7 @@ impl Group {
                 libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
             }
             self.ended = Some(self.child.wait().ok());
+            live::remove(self.child.id() as libc::pid_t);
         }
         self.ended.flatten()
     }
@@ -82,6 +83,73 @@ impl Group {
 impl Drop for Group {
     fn drop(&mut self) {
         self.end();
+    }
+}
+
+/// The groups alive, so that a runner ended by a signal (Ctrl-C, `kill`, a closed
+/// terminal) takes them with it: its engines have groups of their own, which the
+/// terminal's signal does not reach, and a wrapper's helpers would outlive the match.
+mod live {
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    const SLOTS: usize = 1024;
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+    static WATCH: Once = Once::new();
+
+    pub fn add(group: libc::pid_t) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, group, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                return;
+            }
+        }
+        log::warn!("more than {SLOTS} engine processes: a signal may leave some behind");
+    }
+
+    pub fn remove(group: libc::pid_t) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(group, 0, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP kill every live group, then end the process as the
+    /// signal would have.
+    pub fn watch_signals() {
+        WATCH.call_once(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: a handler that does only async-signal-safe work.
+                unsafe {
+                    libc::signal(signal, on_signal as *const () as libc::sighandler_t);
+                }
+            }
+        });
+    }
+
+    /// Only async-signal-safe work: atomics, killpg, signal, raise.
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for slot in &GROUPS {
+            let group = slot.load(Ordering::Acquire);
+            if group > 0 {
+                // SAFETY: killpg has no memory effects.
+                unsafe {
+                    libc::killpg(group, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: back to the default action, and the signal again: the process ends
+        // as it would have without this handler.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
     }
 }
 
