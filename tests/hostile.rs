@@ -353,3 +353,49 @@ fn threads_beyond_the_cores_allowed_are_not_started() {
     child.wait().unwrap();
     assert!(threads < 10, "{threads} threads on one core");
 }
+
+#[test]
+fn a_fifo_in_place_of_an_endgame_table_is_refused_at_once() {
+    // The first level's file a FIFO: the folder has no table, said at once (opening it
+    // used to wait for a writer for ever, not even `name` answered).
+    let dir = std::env::temp_dir().join(format!("ludus-fifo-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("mangala-02.ltb");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut engine = Engine::start();
+    let started = Instant::now();
+    engine.send(
+        format!(
+            "1 game mangala\n2 setoption name EndgamePath value {}\n3 name\n",
+            dir.display()
+        )
+        .as_bytes(),
+    );
+    engine.wait_for("=3", 1, Duration::from_secs(5));
+    assert!(started.elapsed() < Duration::from_secs(3));
+    let (text, _) = engine.close();
+    assert!(text.contains("?2 ") && text.contains("is a FIFO"), "{text}");
+    // `serve --endgame-path` with it refuses to start, at once.
+    let started = Instant::now();
+    let out = Command::cargo_bin("ludus")
+        .unwrap()
+        .args(["serve", "--listen", "127.0.0.1:0", "--endgame-path"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is a FIFO"),
+        "{out:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
