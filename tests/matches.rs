@@ -120,6 +120,16 @@ fn a_senamukha_match_with_colours_swapped_and_records_that_replay() {
         )
         .unwrap();
         assert_eq!(replay.moves.len(), game["moves"].as_array().unwrap().len());
+        // Every move its engine's score, for the side that moved: a score a move,
+        // within what a search says (no opening here, so none is missing).
+        let evals = game["evals"].as_array().unwrap();
+        assert_eq!(evals.len(), replay.moves.len());
+        assert!(
+            evals
+                .iter()
+                .all(|e| e.as_i64().is_some_and(|v| v.abs() <= 100_000)),
+            "{evals:?}"
+        );
     }
 }
 

@@ -252,6 +252,37 @@ pub struct Engine {
 pub struct Answer {
     pub mv: String,
     pub ponder: Option<String>,
+    /// The score of the search's last report of its best line, for the side that
+    /// moved: centipawns, or a mate as [`MATE_SCORE`] less its plies (negative when
+    /// mated). Two-player games only.
+    pub score: Option<i32>,
+}
+
+/// What a mate counts as in [`Answer::score`]: `MATE_SCORE - plies` for the side that
+/// mates, its negation for the side mated.
+pub const MATE_SCORE: i32 = 100_000;
+
+/// The score of an `info` line of the best line (`score cp 35`, `score mate -3`), in
+/// [`Answer::score`]'s terms; `None` for other lines (another MultiPV line, Mentula's
+/// `scores`, `currmove` reports).
+fn info_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+        return None;
+    }
+    if let Some(at) = words.iter().position(|w| *w == "multipv")
+        && words.get(at + 1) != Some(&"1")
+    {
+        return None;
+    }
+    let at = words.iter().position(|w| *w == "score")?;
+    let number: i32 = words.get(at + 2)?.parse().ok()?;
+    match *words.get(at + 1)? {
+        "cp" => Some(number),
+        "mate" if number > 0 => Some(MATE_SCORE - number),
+        "mate" => Some(-MATE_SCORE - number),
+        _ => None,
+    }
 }
 
 impl Engine {
@@ -369,6 +400,17 @@ impl Engine {
         waiting_for: &str,
         done: impl Fn(&str) -> bool,
     ) -> Result<String, Failure> {
+        self.until_seeing(deadline, waiting_for, done, |_| {})
+    }
+
+    /// [`Engine::until`], showing `seen` every line before the one awaited.
+    fn until_seeing(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+        done: impl Fn(&str) -> bool,
+        mut seen: impl FnMut(&str),
+    ) -> Result<String, Failure> {
         loop {
             let line = self.line(deadline, waiting_for)?;
             if self.spec.dialect == Dialect::Native && line.starts_with('?') {
@@ -379,6 +421,7 @@ impl Engine {
             if done(&line) {
                 return Ok(line);
             }
+            seen(&line);
         }
     }
 
@@ -528,7 +571,13 @@ impl Engine {
 
     /// Reads the search's `bestmove <move> [ponder <reply>]`.
     fn bestmove(&mut self, deadline: Instant) -> Result<Answer, Failure> {
-        let line = self.until(deadline, "bestmove", |l| l.starts_with("bestmove"))?;
+        let mut score = None;
+        let line = self.until_seeing(
+            deadline,
+            "bestmove",
+            |l| l.starts_with("bestmove"),
+            |l| score = info_score(l).or(score),
+        )?;
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             ["bestmove", mv, rest @ ..] if *mv != "none" && *mv != "(none)" => Ok(Answer {
@@ -537,6 +586,7 @@ impl Engine {
                     ["ponder", reply, ..] => Some(reply.to_string()),
                     _ => None,
                 },
+                score,
             }),
             _ => Err(Failure::Malformed(format!("{line:?} (a move was due)"))),
         }
@@ -591,6 +641,30 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_are_read_from_the_best_lines_reports() {
+        assert_eq!(
+            info_score("info depth 9 seldepth 12 score cp -35 nodes 9 pv a1a2"),
+            Some(-35)
+        );
+        assert_eq!(
+            info_score("info depth 9 score mate 3 nodes 9"),
+            Some(MATE_SCORE - 3)
+        );
+        assert_eq!(
+            info_score("info depth 9 score mate -2 nodes 9"),
+            Some(-MATE_SCORE + 2)
+        );
+        assert_eq!(info_score("info depth 9 multipv 1 score cp 7"), Some(7));
+        assert_eq!(info_score("info depth 9 multipv 2 score cp 7"), None);
+        assert_eq!(info_score("info depth 3 scores 504 503 508 485"), None);
+        assert_eq!(
+            info_score("info depth 3 currmove a1a2 currmovenumber 1"),
+            None
+        );
+        assert_eq!(info_score("info string score cp 5"), None);
+    }
 
     #[test]
     fn engine_specifications() {

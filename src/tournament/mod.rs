@@ -96,6 +96,11 @@ pub struct GameSummary {
     /// Per seat: how it used its clock (empty without a clock).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clocks: Vec<referee::ClockUse>,
+    /// Per move: the score its engine's search gave it, for the side that moved
+    /// (centipawns; a mate as 100000 less its plies, negative when mated; `null` for
+    /// the opening's moves and where none was given). Two-player games.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evals: Vec<Option<i32>>,
 }
 
 impl GameSummary {
@@ -296,6 +301,7 @@ fn summarise<G: Game>(
         opening,
         seats,
         clocks: played.clocks,
+        evals: played.scores,
         moves: played.moves,
         ending: ending.to_string(),
         reason,
@@ -1060,6 +1066,7 @@ fn play_one<G: Game>(
                             reason: error.to_string(),
                         },
                         clocks: Vec::new(),
+                        scores: Vec::new(),
                     };
                     return summarise::<G>(index, opening, seats, played);
                 }
@@ -1141,6 +1148,7 @@ mod tests {
             scores: None,
             places: vec![1.5, 1.5],
             clocks: Vec::new(),
+            evals: Vec::new(),
         };
         let record = game_record::<mangala::Position>(&summary, &config);
         assert!(
@@ -1198,6 +1206,7 @@ mod tests {
             scores: None,
             places: vec![1.5, 1.5],
             clocks: vec![usage, usage],
+            evals: Vec::new(),
         }
     }
 
@@ -1238,6 +1247,7 @@ mod tests {
             scores: None,
             places: vec![1.0, 2.0],
             clocks: Vec::new(),
+            evals: Vec::new(),
         };
         assert_eq!(game.check(2, 2), Ok(()));
         assert!(game.check(2, 1).is_err(), "opening 1 of 1");

@@ -111,6 +111,9 @@ pub struct Played {
     pub ending: Ending,
     /// Per seat, how it used its clock; empty when no clock was kept.
     pub clocks: Vec<ClockUse>,
+    /// Per move, the score its engine gave it (see [`super::engine::Answer::score`]);
+    /// `None` for the opening's moves and where the engine gave none.
+    pub scores: Vec<Option<i32>>,
 }
 
 /// How one seat used its clock in a game, in milliseconds.
@@ -251,6 +254,7 @@ pub fn play<G: Game>(
                     reason: failure.to_string(),
                 },
                 clocks: Vec::new(),
+                scores: Vec::new(),
             };
         }
     }
@@ -258,6 +262,7 @@ pub fn play<G: Game>(
         .iter()
         .map(|engine| SeatClock::new(control_of(&engine.spec, settings)))
         .collect();
+    let mut scores: Vec<Option<i32>> = Vec::new();
     let ending = loop {
         if let Some(outcome) = position.outcome() {
             break Ending::Rules(outcome);
@@ -279,7 +284,11 @@ pub fn play<G: Game>(
         let answer = engines[seat].go(&go, deadline);
         let elapsed = now.elapsed();
         let (text, expected) = match answer {
-            Ok(answer) => (answer.mv, answer.ponder),
+            Ok(answer) => {
+                scores.resize(moves.len(), None);
+                scores.push(answer.score);
+                (answer.mv, answer.ponder)
+            }
             Err(failure) => {
                 let reason = match (&failure, time_control) {
                     (super::engine::Failure::Stalled(_), TimeControl::Clock { .. }) => {
@@ -372,10 +381,13 @@ pub fn play<G: Game>(
     } else {
         Vec::new()
     };
+    // One a move played (a move given and refused has none).
+    scores.resize(moves.len(), None);
     Played {
         moves,
         ending,
         clocks,
+        scores,
     }
 }
 
