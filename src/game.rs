@@ -402,6 +402,8 @@ impl fmt::Display for UnknownChoice {
     }
 }
 
+impl std::error::Error for UnknownChoice {}
+
 /// `asked` (in any case) as one of `known`, or the error naming what there is.
 pub fn choose(
     kind: &'static str,

@@ -210,7 +210,7 @@ impl fmt::Display for MatchError {
                 shown(path)
             ),
             MatchError::Write { path, why } => write!(f, "cannot write {}: {why}", shown(path)),
-            MatchError::OutputClosed => f.write_str(super::OUTPUT_CLOSED),
+            MatchError::OutputClosed => f.write_str("the output was closed"),
         }
     }
 }

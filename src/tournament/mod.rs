@@ -106,7 +106,7 @@ pub struct GameSummary {
 impl GameSummary {
     /// Whether this can be a game of a match of `engines` engines and `openings`
     /// openings: what a state or a summary read back must hold before it is used.
-    pub(crate) fn check(&self, engines: usize, openings: usize) -> Result<(), String> {
+    pub(crate) fn check(&self, engines: usize, openings: usize) -> Result<(), Misfit> {
         let mut seats = self.seats.clone();
         seats.sort_unstable();
         let per_seat = |n: usize| n == engines;
@@ -120,12 +120,24 @@ impl GameSummary {
         if fits {
             Ok(())
         } else {
-            Err(format!(
-                "game {} does not fit the match (its seats, places, opening, forfeit, \
-                 scores or clocks)",
-                self.index.saturating_add(1)
-            ))
+            Err(Misfit(self.index))
         }
+    }
+}
+
+/// A game read back that cannot be a game of the match it is read for (see
+/// [`GameSummary::check`]); it holds the game's index.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Misfit(usize);
+
+impl std::fmt::Display for Misfit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "game {} does not fit the match (its seats, places, opening, forfeit, scores \
+             or clocks)",
+            self.0.saturating_add(1)
+        )
     }
 }
 
@@ -212,10 +224,6 @@ pub fn random_openings<G: Game>(plies: usize, count: usize, seed: u64) -> Vec<St
     }
     openings
 }
-
-/// The error of a match whose standard output was closed by its reader: the command
-/// ends quietly, as a Unix tool ended by SIGPIPE.
-pub const OUTPUT_CLOSED: &str = "the output was closed";
 
 /// The position an opening line reaches (its start with its moves played).
 pub fn opening_position<G: Game>(line: &str) -> Result<G, OpeningError> {
@@ -809,7 +817,7 @@ fn read_state<G: Game>(
     let mut seen = std::collections::HashSet::new();
     for game in &state.results {
         game.check(config.engines.len(), config.openings.len())
-            .map_err(damaged)?;
+            .map_err(|misfit| damaged(misfit.to_string()))?;
         if !seen.insert(game.index) {
             return Err(damaged(format!(
                 "game {} is in it twice",
@@ -1274,7 +1282,7 @@ mod tests {
                 ..game.clone()
             },
         ] {
-            let e = broken.check(2, 2).unwrap_err();
+            let e = broken.check(2, 2).unwrap_err().to_string();
             assert!(e.starts_with("game 5 does not fit the match"), "{e}");
         }
     }

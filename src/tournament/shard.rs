@@ -233,9 +233,9 @@ pub fn merge(summaries: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
         shards.push((shard.index, path));
         for game in &summary.games {
             game.check(summary.config.engines.len(), summary.config.openings.len())
-                .map_err(|why| MergeError::Unreadable {
+                .map_err(|misfit| MergeError::Unreadable {
                     path: (*path).clone(),
-                    why,
+                    why: misfit.to_string(),
                 })?;
             if let Some((_, earlier)) = games.iter().find(|(g, _)| *g == game.index) {
                 return Err(MergeError::SameGame {

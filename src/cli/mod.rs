@@ -1,0 +1,104 @@
+//! The rooms of the `ludus` command line: one file per command, each with its
+//! arguments (a clap `Args` struct) and its `run`; [`args`] holds the argument groups
+//! that several commands share and the one `NAME=VALUE` reader; [`error`] the one
+//! error every command returns, which knows its exit code. `main.rs` only parses and
+//! dispatches.
+
+use clap::{Parser, Subcommand};
+
+pub mod args;
+pub mod bench;
+pub mod datagen;
+pub mod diagram;
+pub mod endgame;
+pub mod error;
+pub mod r#match;
+pub mod openings;
+pub mod perft;
+pub mod protocol;
+pub mod replay;
+pub mod search;
+pub mod serve;
+pub mod train;
+pub mod tree;
+pub mod tune;
+
+pub use error::CliError;
+
+#[derive(Parser)]
+#[command(
+    name = "ludus",
+    version,
+    about = "An engine for Sena-Mukha, Mentula and Mangala II"
+)]
+pub struct Cli {
+    /// Without a command, ludus serves its line protocol on standard input and output.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Counts the leaves of the legal move tree (the last ply in bulk).
+    Perft(perft::Args),
+    /// Searches a position and prints the progress (info lines) and the best move.
+    Search(Box<search::Args>),
+    /// Searches fixed positions of all three games to a fixed depth and prints the
+    /// total nodes (a signature of the search) and the speed.
+    Bench(bench::Args),
+    /// Measures the search tree: from the start and the first openings of a file, the
+    /// nodes and time to each depth, the marginal cost of a ply, the move ordering's
+    /// first-move cutoffs and the table's hits (protocol-spec/command-line.md).
+    Tree(tree::Args),
+    /// Builds the Mangala II endgame tables and prints, per counters on the board, the
+    /// positions, how many have an exact value, the sweeps and the time taken; or
+    /// checks table files (--verify).
+    Endgame(endgame::Args),
+    /// Plays a match between engines (two, or four for Mentula), refereed by ludus.
+    Match(Box<r#match::Args>),
+    /// Draws a position as SVG (the last of --moves marked).
+    Diagram(diagram::Args),
+    /// Plays self-play games of Sena-Mukha from random openings and appends their quiet
+    /// positions, each with the search's score and the game's result, to a binary file
+    /// for training an evaluation (protocol-spec/datagen.md); resumes a cut-off run.
+    Datagen(datagen::Args),
+    /// Trains a Sena-Mukha evaluation network on `ludus datagen` files and writes it
+    /// (protocol-spec/command-line.md).
+    Train(train::Args),
+    /// Prints random openings for `ludus match --openings`: distinct lines of random
+    /// legal moves from the start.
+    Openings(openings::Args),
+    /// Serves the board: a page for all three games, each browser tab an engine session
+    /// of the native protocol over a WebSocket (protocol-spec/serve.md).
+    Serve(serve::Args),
+    /// Tunes the evaluation's weights to game results (Texel's method): `generate`
+    /// plays self-play games and prints their quiet positions with results, `fit` fits
+    /// the weights to them and prints the weights' source file.
+    Tune {
+        #[command(subcommand)]
+        action: tune::Action,
+    },
+    /// Replays a game record and prints its moves, final position and result.
+    Replay(replay::Args),
+}
+
+/// A command that works with one game's types: [`for_game`] runs it with the game its
+/// arguments name.
+pub trait GameCommand {
+    /// The game's name, as the arguments give it.
+    fn game(&self) -> &str;
+    fn run<G: ludus::games::Play>(self) -> Result<(), CliError>;
+}
+
+/// Runs `command` with the position type of the game it names.
+pub fn for_game(command: impl GameCommand) -> Result<(), CliError> {
+    let game = command.game().to_string();
+    struct Visit<C>(C);
+    impl<C: GameCommand> ludus::games::Visitor for Visit<C> {
+        type Output = Result<(), CliError>;
+        fn visit<G: ludus::games::Play>(self) -> Self::Output {
+            self.0.run::<G>()
+        }
+    }
+    ludus::games::visit(&game, Visit(command)).unwrap_or(Err(CliError::UnknownGame(game)))
+}

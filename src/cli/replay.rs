@@ -1,0 +1,52 @@
+//! `ludus replay`: a game record read, replayed and reported.
+
+use ludus::games::Play;
+
+use super::args::Setup;
+use super::{CliError, GameCommand};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    setup: Setup,
+    /// The record file, or - for standard input.
+    file: String,
+}
+
+impl GameCommand for Args {
+    fn game(&self) -> &str {
+        &self.setup.game.game
+    }
+
+    fn run<G: Play>(self) -> Result<(), CliError> {
+        let file = &self.file;
+        let start: G = self.setup.position(None)?;
+        let text = if file == "-" {
+            ludus::record::read_text(std::io::stdin().lock())?
+        } else {
+            let opened = std::fs::File::open(file)
+                .map_err(|e| CliError::unreadable(CliError::in_file(file, e)))?;
+            ludus::record::read_text(opened).map_err(|e| CliError::in_file(file, e))?
+        };
+        let replay = ludus::record::replay(start.clone(), &text)?;
+        let canonical = G::NOTATIONS[0].1;
+        let mut position = start;
+        for &mv in &replay.moves {
+            println!("{}", position.format_move(mv, canonical));
+            position.play(mv);
+        }
+        println!("position: {}", replay.position.fen());
+        let result = match (replay.outcome(), &replay.stated_result) {
+            (Some(outcome), _) => G::describe_outcome(&outcome),
+            (None, Some(stated)) => match stated.as_str() {
+                "1-0" => format!("{} wins (stated in the record)", G::PLAYERS[0]),
+                "0-1" => format!("{} wins (stated in the record)", G::PLAYERS[1]),
+                "1/2-1/2" | "½-½" => "draw (stated in the record)".to_string(),
+                _ => "ongoing (no result)".to_string(),
+            },
+            (None, None) => "ongoing (no result)".to_string(),
+        };
+        println!("result: {result}");
+        Ok(())
+    }
+}
