@@ -555,8 +555,8 @@ impl<'t, G: Game> LineReader<'t, G> {
         }
         if let Some(outcome) = self.position.outcome() {
             let by_rules = two_player_result(&outcome);
-            let written = if text == "½-½" { "1/2-1/2" } else { text };
-            if by_rules != written && text != "*" {
+            let written = ResultToken::read(text).map(ResultToken::text);
+            if written.is_some_and(|written| written != by_rules) {
                 return Err(self.error(text, format!("the rules give {by_rules}")));
             }
         }
@@ -736,13 +736,48 @@ impl<'t, G: Game> LineReader<'t, G> {
     }
 }
 
+/// The result of a two-player game as records (and CECP) write it: the one place
+/// that writes and reads `1-0`, `0-1` and `1/2-1/2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultToken {
+    FirstWins,
+    SecondWins,
+    Draw,
+}
+
+impl ResultToken {
+    /// The token of a game won by `winner` (`None`: drawn).
+    pub fn of(winner: Option<crate::game::Player>) -> ResultToken {
+        match winner {
+            Some(0) => ResultToken::FirstWins,
+            Some(_) => ResultToken::SecondWins,
+            None => ResultToken::Draw,
+        }
+    }
+
+    /// The token as written.
+    pub fn text(self) -> &'static str {
+        match self {
+            ResultToken::FirstWins => "1-0",
+            ResultToken::SecondWins => "0-1",
+            ResultToken::Draw => "1/2-1/2",
+        }
+    }
+
+    /// Reads a token, `½-½` as well as `1/2-1/2`; `None` for anything else (`*`).
+    pub fn read(text: &str) -> Option<ResultToken> {
+        match text {
+            "1-0" => Some(ResultToken::FirstWins),
+            "0-1" => Some(ResultToken::SecondWins),
+            "1/2-1/2" | "½-½" => Some(ResultToken::Draw),
+            _ => None,
+        }
+    }
+}
+
 /// `1-0`, `0-1` or `1/2-1/2` for a two-player outcome.
 pub fn two_player_result(outcome: &Outcome) -> &'static str {
-    match outcome.winner() {
-        Some(0) => "1-0",
-        Some(_) => "0-1",
-        None => "1/2-1/2",
-    }
+    ResultToken::of(outcome.winner()).text()
 }
 
 /// Splits off the header: the text before the move number that opens the game. That

@@ -1,4 +1,4 @@
-//! The daemon through pipes: every command, errors, and the robustness cases.
+//! The native protocol through pipes: every command, errors, and the robustness cases.
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -1,6 +1,7 @@
 //! `ludus replay`: a game record read, replayed and reported.
 
 use ludus::games::Play;
+use ludus::record::ResultToken;
 
 use super::args::Setup;
 use super::{CliError, GameCommand};
@@ -38,11 +39,15 @@ impl GameCommand for Args {
         println!("position: {}", replay.position.fen());
         let result = match (replay.outcome(), &replay.stated_result) {
             (Some(outcome), _) => G::describe_outcome(&outcome),
-            (None, Some(stated)) => match stated.as_str() {
-                "1-0" => format!("{} wins (stated in the record)", G::PLAYERS[0]),
-                "0-1" => format!("{} wins (stated in the record)", G::PLAYERS[1]),
-                "1/2-1/2" | "½-½" => "draw (stated in the record)".to_string(),
-                _ => "ongoing (no result)".to_string(),
+            (None, Some(stated)) => match ResultToken::read(stated) {
+                Some(ResultToken::FirstWins) => {
+                    format!("{} wins (stated in the record)", G::PLAYERS[0])
+                }
+                Some(ResultToken::SecondWins) => {
+                    format!("{} wins (stated in the record)", G::PLAYERS[1])
+                }
+                Some(ResultToken::Draw) => "draw (stated in the record)".to_string(),
+                None => "ongoing (no result)".to_string(),
             },
             (None, None) => "ongoing (no result)".to_string(),
         };

@@ -160,11 +160,7 @@ fn thinking_line(info: &Info) -> String {
 
 /// The result line for a finished game: `1-0 {White mates}` and the like.
 fn result_line(outcome: &Outcome, players: &[&str]) -> String {
-    let score = match outcome.winner() {
-        Some(0) => "1-0",
-        Some(_) => "0-1",
-        None => "1/2-1/2",
-    };
+    let score = crate::record::two_player_result(outcome);
     format!(
         "{score} {{{}}}",
         outcome.reason.comment_for(outcome, players)
@@ -777,7 +773,7 @@ pub fn serve(lines: Receiver<Input>, out: Writer) {
 /// makes it move, the rest leave it running): every command is served as it arrives,
 /// as XBoard expects; the end of input lets a search on the engine's move finish and
 /// play, and ends analysis.
-impl session::Dialect for Session {
+impl session::FrontEnd for Session {
     fn engine(&mut self) -> &mut Engine {
         &mut self.engine
     }

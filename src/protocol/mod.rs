@@ -19,7 +19,7 @@
 //! - `request`: reading a request line (nom);
 //! - `session`: the order in which every dialect serves requests, and the end of input;
 //! - `io`: the reader thread and the one writer;
-//! - `daemon`: the native protocol's command loop; the first line may choose a dialect:
+//! - `native`: the native protocol's command loop; the first line may choose a dialect:
 //! - `uci`: UCI (Fairy-Stockfish conventions) and UGI (cutegames);
 //! - `cecp`: CECP, the XBoard/WinBoard protocol.
 //!
@@ -77,12 +77,12 @@ fn current_move_line(depth: u32, mv: &str, number: usize) -> String {
 }
 
 mod cecp;
-mod daemon;
 mod io;
+mod native;
 mod request;
 mod session;
 mod uci;
 
-pub use daemon::{serve, serve_native};
 pub use io::MAX_LINE;
+pub use native::{serve, serve_native};
 pub use request::RequestError;

@@ -73,13 +73,13 @@ pub enum Line {
         problem: String,
         text: Option<String>,
     },
-    /// The answer of a request that already acted ([`Dialect::act`]), to be given in
+    /// The answer of a request that already acted ([`FrontEnd::act`]), to be given in
     /// its turn.
     Answer(String),
 }
 
 /// One protocol's requests, served by [`run`].
-pub trait Dialect {
+pub trait FrontEnd {
     fn engine(&mut self) -> &mut Engine;
     /// How the request on this line relates to running work.
     fn kind(&self, line: &str) -> Kind;
@@ -88,24 +88,24 @@ pub trait Dialect {
     /// Answers a line that is not a request (`text`: see [`Line::Unreadable`]).
     fn unreadable(&mut self, problem: &str, text: Option<&str>);
     /// Does at once what a [`Kind::Stop`] request does to the running work, and gives
-    /// the answer it owes, to be sent in its turn by [`Dialect::answer`]; `None`: the
+    /// the answer it owes, to be sent in its turn by [`FrontEnd::answer`]; `None`: the
     /// dialect serves the request whole as it arrives (CECP, whose commands have no
     /// answers to keep in order).
     fn act(&mut self, _line: &str) -> Option<String> {
         None
     }
-    /// Sends an answer that [`Dialect::act`] gave.
+    /// Sends an answer that [`FrontEnd::act`] gave.
     fn answer(&mut self, _text: &str) {}
     /// Whether the client has gone, so that nothing more is to be served.
     fn hung_up(&self) -> bool {
         false
     }
-    /// How soon the dialect wants [`Dialect::poll`] called when no request comes
+    /// How soon the dialect wants [`FrontEnd::poll`] called when no request comes
     /// (CECP, to start pondering once its move is out); `None`: not at all.
     fn poll_every(&self) -> Option<Duration> {
         None
     }
-    /// Called while no request comes, every [`Dialect::poll_every`].
+    /// Called while no request comes, every [`FrontEnd::poll_every`].
     fn poll(&mut self) {}
 }
 
@@ -115,7 +115,7 @@ const POLL: Duration = Duration::from_millis(1);
 
 /// Serves `first` (if given) and then every line from `lines`, by the rule above, until
 /// `quit` or the end of input and of the work it leaves.
-pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<Input>) {
+pub fn run(dialect: &mut impl FrontEnd, first: Option<Input>, lines: &Receiver<Input>) {
     let mut waiting: VecDeque<(Kind, Line)> = VecDeque::new();
     let mut ended = false;
     let mut first = first;
@@ -228,10 +228,10 @@ pub fn run(dialect: &mut impl Dialect, first: Option<Input>, lines: &Receiver<In
 }
 
 /// Lets the first `stop` or `ponderhit` that waits act, once no work waits to start
-/// before it (see [`Dialect::act`]); while work waits before a `stop`, running work
+/// before it (see [`FrontEnd::act`]); while work waits before a `stop`, running work
 /// that only a stop would end is stopped, or it would hold that work, and the stop,
 /// for ever. Whether anything was done.
-fn act_when_due(dialect: &mut impl Dialect, waiting: &mut VecDeque<(Kind, Line)>) -> bool {
+fn act_when_due(dialect: &mut impl FrontEnd, waiting: &mut VecDeque<(Kind, Line)>) -> bool {
     if waiting.iter().any(|(k, _)| *k == Kind::Stop) && dialect.engine().endless() {
         dialect.engine().stop();
         return true;
@@ -258,7 +258,7 @@ fn act_when_due(dialect: &mut impl Dialect, waiting: &mut VecDeque<(Kind, Line)>
     }
 }
 
-fn serve(dialect: &mut impl Dialect, line: Line) -> Flow {
+fn serve(dialect: &mut impl FrontEnd, line: Line) -> Flow {
     match line {
         Line::Text(text) => dialect.serve(&text),
         Line::Unreadable { problem, text } => {

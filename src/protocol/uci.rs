@@ -389,7 +389,7 @@ pub fn serve(dialect: Dialect, lines: Receiver<Input>, out: Writer) {
     session::run(&mut session, None, &lines);
 }
 
-impl session::Dialect for Session {
+impl session::FrontEnd for Session {
     fn engine(&mut self) -> &mut Engine {
         &mut self.engine
     }

@@ -234,7 +234,7 @@ const EXIT_POLL: Duration = Duration::from_millis(20);
 const QUIT_WAIT: Duration = Duration::from_millis(500);
 
 /// A running engine process.
-pub struct Engine {
+pub struct EngineProcess {
     pub spec: EngineSpec,
     process: Group,
     /// When its process was first seen to have exited.
@@ -285,10 +285,10 @@ fn info_score(line: &str) -> Option<i32> {
     }
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine's process, in a process group of its own (so that its end
     /// reaches what a wrapper script started too); its standard error is discarded.
-    pub fn start(spec: &EngineSpec) -> Result<Engine, StartError> {
+    pub fn start(spec: &EngineSpec) -> Result<EngineProcess, StartError> {
         let mut command = Command::new(&spec.command[0]);
         command
             .args(&spec.command[1..])
@@ -300,7 +300,7 @@ impl Engine {
             error,
         })?;
         let lines = Lines::read(process.child().stdout.take().expect("piped"));
-        Ok(Engine {
+        Ok(EngineProcess {
             spec: spec.clone(),
             stdin: process.child().stdin.take(),
             process,
@@ -403,7 +403,7 @@ impl Engine {
         self.until_seeing(deadline, waiting_for, done, |_| {})
     }
 
-    /// [`Engine::until`], showing `seen` every line before the one awaited.
+    /// [`EngineProcess::until`], showing `seen` every line before the one awaited.
     fn until_seeing(
         &mut self,
         deadline: Instant,

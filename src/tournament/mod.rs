@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 use crate::files;
 use crate::game::Game;
 use crate::record;
-use engine::Engine;
+use engine::EngineProcess;
 use referee::Ending;
 use stats::{Pentanomial, Standing, Tally, Verdict, places};
 
@@ -321,11 +321,12 @@ fn summarise<G: Game>(
 
 /// The result token of a two-player game from the first seat's view.
 fn two_player_result(summary: &GameSummary) -> &'static str {
-    match summary.places.as_slice() {
-        [a, b] if a < b => "1-0",
-        [a, b] if a > b => "0-1",
-        _ => "1/2-1/2",
-    }
+    let winner = match summary.places.as_slice() {
+        [a, b] if a < b => Some(0),
+        [a, b] if a > b => Some(1),
+        _ => None,
+    };
+    crate::record::ResultToken::of(winner).text()
 }
 
 /// One line for a finished game.
@@ -880,7 +881,7 @@ pub fn run<G: Game>(
             name: spec.name.clone(),
             why,
         };
-        let mut engine = Engine::start(spec).map_err(|e| refused(e.to_string()))?;
+        let mut engine = EngineProcess::start(spec).map_err(|e| refused(e.to_string()))?;
         engine.spec.options.extend(config.rules.iter().cloned());
         let setup = engine.new_game(
             G::NAME,
@@ -933,7 +934,8 @@ pub fn run<G: Game>(
             let sender = sender.clone();
             let (next, stop, done) = (&next, &stop, &done);
             scope.spawn(move || {
-                let mut processes: Vec<Option<Engine>> = (0..engines).map(|_| None).collect();
+                let mut processes: Vec<Option<EngineProcess>> =
+                    (0..engines).map(|_| None).collect();
                 loop {
                     if stop.load(Ordering::Acquire) {
                         break;
@@ -1051,7 +1053,7 @@ pub fn run<G: Game>(
 fn play_one<G: Game>(
     config: &MatchConfig,
     index: usize,
-    processes: &mut [Option<Engine>],
+    processes: &mut [Option<EngineProcess>],
 ) -> GameSummary {
     let engines = processes.len();
     let (opening, seats) = schedule(index, engines, config.openings.len());
@@ -1060,7 +1062,7 @@ fn play_one<G: Game>(
     // Start the engines that are not running; one that cannot start forfeits.
     for (seat, &e) in seats.iter().enumerate() {
         if processes[e].is_none() {
-            match Engine::start(&config.engines[e]) {
+            match EngineProcess::start(&config.engines[e]) {
                 Ok(mut engine) => {
                     // The rules are the match's: every engine gets the rule options.
                     engine.spec.options.extend(config.rules.iter().cloned());
@@ -1081,11 +1083,11 @@ fn play_one<G: Game>(
             }
         }
     }
-    let mut taken: Vec<Engine> = seats
+    let mut taken: Vec<EngineProcess> = seats
         .iter()
         .map(|&e| processes[e].take().expect("started"))
         .collect();
-    let mut by_seat: Vec<&mut Engine> = taken.iter_mut().collect();
+    let mut by_seat: Vec<&mut EngineProcess> = taken.iter_mut().collect();
     let played = referee::play(&start, &opening_moves, &mut by_seat, &config.settings);
     let failed = match &played.ending {
         Ending::Forfeit { seat, .. } => Some(*seat),

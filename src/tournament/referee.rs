@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{Engine, EngineSpec, Go};
+use super::engine::{EngineProcess, EngineSpec, Go};
 use crate::game::{Game, Outcome};
 
 /// How long the engines get.
@@ -233,7 +233,7 @@ fn request<'a, G: Game>(
 pub fn play<G: Game>(
     start: &G,
     opening: &[G::Move],
-    engines: &mut [&mut Engine],
+    engines: &mut [&mut EngineProcess],
     settings: &Settings,
 ) -> Played {
     let canonical = G::NOTATIONS[0].1;

@@ -1,4 +1,4 @@
-//! The daemon: reads requests from an input, answers on an output.
+//! The native protocol: reads requests from an input, answers on an output.
 //!
 //! A reader thread owns the input and hands complete lines (at most
 //! [`super::io::MAX_LINE`] bytes) to the command loop, which serves them in the
@@ -85,7 +85,7 @@ impl games::Visitor for Describe {
 }
 
 /// The command loop's state.
-struct Daemon {
+struct Session {
     out: Writer,
     engine: Engine,
 }
@@ -104,7 +104,7 @@ fn frame(id: Option<&str>, ok: bool, text: &str) -> String {
     }
 }
 
-impl Daemon {
+impl Session {
     fn reply(&self, id: Option<&str>, result: Result<String, RequestError>) {
         match result {
             Ok(text) => self.out.send(&frame(id, true, &text)),
@@ -521,11 +521,11 @@ fn serve_lines(
     bounds: Bounds,
 ) {
     let engine = Engine::new(games::NAMES.to_vec(), OptionScope::CurrentGame, bounds);
-    let mut daemon = Daemon { out, engine };
-    session::run(&mut daemon, first, lines);
+    let mut session = Session { out, engine };
+    session::run(&mut session, first, lines);
 }
 
-impl session::Dialect for Daemon {
+impl session::FrontEnd for Session {
     fn engine(&mut self) -> &mut Engine {
         &mut self.engine
     }
