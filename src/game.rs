@@ -161,17 +161,6 @@ pub fn next_turn(
     (next, next <= mover)
 }
 
-/// A rule that the rules (protocol-spec/rules/) make an option, with its default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RuleOption {
-    /// The option's name (matched case-insensitively).
-    pub name: &'static str,
-    /// The default value, as text.
-    pub default: &'static str,
-    /// What the option does and which values it takes.
-    pub help: &'static str,
-}
-
 /// Reads the value of a limit option: `off`, or a positive number.
 pub fn parse_limit(name: &str, value: &str) -> Result<Option<u32>, OptionError> {
     let value = value.trim();
@@ -312,7 +301,11 @@ impl OptionError {
     }
 
     /// `game` has no rule option `name` among `options`.
-    pub fn unknown_rule(game: &'static str, name: &str, options: &[RuleOption]) -> Self {
+    pub fn unknown_rule(
+        game: &'static str,
+        name: &str,
+        options: &[crate::options::OptionSpec],
+    ) -> Self {
         OptionError::UnknownRule {
             game,
             name: name.to_string(),
@@ -564,7 +557,7 @@ pub trait Game: Clone + fmt::Debug + Sized {
     const NOTATIONS: &'static [(&'static str, Self::Notation)];
 
     /// The rule options the game offers.
-    const RULE_OPTIONS: &'static [RuleOption];
+    const RULE_OPTIONS: &'static [crate::options::OptionSpec];
 
     /// What front ends need to know beyond the rules.
     const DESCRIPTOR: Descriptor;

@@ -14,6 +14,7 @@
 //! - [`games`]: the games, one folder each, and the registry that lists them;
 //! - [`search`]: the searches, which know no game;
 //! - [`perft`], [`record`]: counting move trees, reading and writing game records;
+//! - [`options`]: the one option model: every option declared once, read by its kind;
 //! - [`engine`]: the one engine every front end talks to (game, options, search);
 //! - [`files`]: the files ludus reads and writes: regular files only, within bounds;
 //! - [`protocol`]: the native protocol and the UCI, UGI and CECP dialects;
@@ -28,6 +29,7 @@ pub mod engine;
 pub mod files;
 pub mod game;
 pub mod games;
+pub mod options;
 pub mod perft;
 pub mod protocol;
 pub mod record;

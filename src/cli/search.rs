@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use ludus::engine::{Bounds, Engine, Event, OptionScope, SearchRequest, WorkKind};
 use ludus::games::Play;
+use ludus::games::mangala::ENDGAME_PATH;
 
 use super::args::{EngineOptions, Line};
 use super::error::Refusal;
@@ -62,10 +63,10 @@ impl GameCommand for Args {
         for rule in &self.line.setup.rules {
             engine.table().set_rule(&rule.name, &rule.value)?;
         }
-        engine.set_option("Hash", &self.hash.to_string())?;
-        engine.set_option("MultiPV", &self.multipv.to_string())?;
+        engine.set_option(ludus::engine::HASH.name, &self.hash.to_string())?;
+        engine.set_option(ludus::engine::MULTI_PV.name, &self.multipv.to_string())?;
         if let Some(dir) = &self.endgame_path {
-            engine.set_option("EndgamePath", &dir.display().to_string())?;
+            engine.set_option(ENDGAME_PATH.name, &dir.display().to_string())?;
         }
         for option in &self.options.options {
             engine.set_option(&option.name, &option.value)?;

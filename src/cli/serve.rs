@@ -50,7 +50,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         table_limit: args.table_limit,
         fixed_paths: args
             .endgame_path
-            .map(|dir| vec![("EndgamePath".to_string(), dir.display().to_string())])
+            .map(|dir| {
+                let name = ludus::games::mangala::ENDGAME_PATH.name;
+                vec![(name.to_string(), dir.display().to_string())]
+            })
             .unwrap_or_default(),
         peer_connections: args.peer_connections as usize,
         peer_sessions: args.peer_sessions.map(|n| n as usize),

@@ -39,20 +39,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub use crate::options::{OptionKind, OptionSpec};
 pub use error::{CountStopped, EngineError, LimitError, LimitReached, quote};
 pub use go::{MAX_MATE_MOVES, MAX_PLAYERS, SearchRequest, count, depth, mate, millis};
 pub use options::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS, MAX_MULTI_PV,
-    OptionKind, OptionSpec, parse_check, parse_hash,
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, HASH, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
+    MAX_MULTI_PV, MOVE_OVERHEAD, MULTI_PV, PONDER, THREADS, parse_hash,
 };
 pub use table::{Table, TableError};
 pub use work::{WorkKind, mate_verdict};
 
 use crate::game::{Descriptor, Outcome};
 use crate::games;
-use crate::search::{
-    Clock, EngineOptionKind, Info, Limits, Notes, OptionValue, Pondering, RootMoves,
-};
+use crate::options::OptionValue;
+use crate::search::{Clock, Info, Limits, Notes, Pondering, RootMoves};
 use work::Worker;
 
 /// What one session may take of the machine: for sessions that a program serves to
@@ -67,7 +67,7 @@ pub struct Bounds {
     /// The most `Threads`.
     pub threads: usize,
     /// The largest value of an engine option that builds tables
-    /// ([`crate::search::EngineOption::builds_tables`]); `None`: the option's own.
+    /// ([`crate::options::OptionSpec::sizes_tables`]); `None`: the option's own.
     pub table_limit: Option<u32>,
     /// Set when the client has gone (a closed WebSocket): the running work is stopped,
     /// the requests still waiting are dropped unanswered and the session ends.
@@ -309,11 +309,10 @@ impl Engine {
         let mut table = table::new_table(game, self.settings.hash_mib).expect("a game served");
         table.set_threads(self.settings.threads);
         for (name, value) in &self.settings.game {
-            let known = |n: &str| options::names(n, name);
-            if table.engine_options().iter().any(|o| known(o.name)) {
+            if table.engine_options().iter().any(|o| o.is_named(name)) {
                 // Accepted once, so accepted again.
                 let _ = table.set_engine_option(name, value);
-            } else if table.rule_options().iter().any(|o| known(o.name)) {
+            } else if table.rule_options().iter().any(|o| o.is_named(name)) {
                 let _ = table.set_rule(name, value);
             }
         }
@@ -330,7 +329,10 @@ impl Engine {
     /// The options, as the front ends list them: the current game's, or every served
     /// game's (see [`OptionScope`]).
     pub fn options(&mut self) -> Vec<OptionSpec> {
-        let mut specs = options::common(self.bounds.hash_mib, self.bounds.threads);
+        let mut specs: Vec<OptionSpec> = options::COMMON
+            .iter()
+            .map(|c| c.listed(&self.bounds))
+            .collect();
         let limit = self.bounds.table_limit;
         let games: Vec<&'static str> = match self.scope {
             OptionScope::CurrentGame => vec![self.game],
@@ -341,8 +343,11 @@ impl Engine {
             let own = table
                 .engine_options()
                 .iter()
-                .map(|o| options::engine(o, limit))
-                .chain(table.rule_options().iter().map(options::rule));
+                .map(|o| match limit {
+                    Some(limit) if o.sizes_tables => o.at_most(limit),
+                    _ => *o,
+                })
+                .chain(table.rule_options().iter().copied());
             for spec in own {
                 if !specs.iter().any(|s| s.name == spec.name) {
                     specs.push(spec);
@@ -352,40 +357,26 @@ impl Engine {
         specs
     }
 
+    /// Sets `Hash`: within the session's limit, the table's memory taken.
+    fn set_hash(&mut self, mib: usize) -> Result<(), EngineError> {
+        if mib > self.bounds.hash_mib {
+            return Err(EngineError::AboveSessionLimit {
+                name: options::HASH.name,
+                limit: format!("{} MiB", self.bounds.hash_mib),
+                value: mib.to_string(),
+            });
+        }
+        let taken = self.table().set_hash(mib);
+        self.settings.hash_mib = self.table().hash_mib();
+        taken.map_err(EngineError::from)
+    }
+
     /// Sets an option by name (case and spaces do not matter); the error names what
     /// was wrong, and nothing changes.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        let is = |spec: &str| options::names(spec, name);
-        if is("Hash") {
-            let mib = options::parse_hash(value)?;
-            if mib > self.bounds.hash_mib {
-                return Err(EngineError::AboveSessionLimit {
-                    name: "Hash",
-                    limit: format!("{} MiB", self.bounds.hash_mib),
-                    value: mib.to_string(),
-                });
-            }
-            let taken = self.table().set_hash(mib);
-            self.settings.hash_mib = self.table().hash_mib();
-            return taken.map_err(EngineError::from);
-        }
-        if is("Threads") {
-            let threads = options::parse_threads(value, self.bounds.threads)?;
-            self.settings.threads = threads;
-            self.table().set_threads(threads);
-            return Ok(());
-        }
-        if is("Move Overhead") {
-            self.settings.move_overhead = options::parse_move_overhead(value)?;
-            return Ok(());
-        }
-        if is("MultiPV") {
-            self.settings.multi_pv = options::parse_multi_pv(value)?;
-            return Ok(());
-        }
-        if is("Ponder") {
-            self.settings.ponder = options::parse_check("Ponder", value)?;
-            return Ok(());
+        if let Some(common) = options::common(name) {
+            let value = common.listed(&self.bounds).parse(value)?;
+            return (common.apply)(self, value);
         }
         if self.bounds.fixed_paths.is_some() && self.names_files(name) {
             return Err(EngineError::ServerFiles {
@@ -393,9 +384,8 @@ impl Engine {
             });
         }
         let known = |game: &str| {
-            games::options(game).is_some_and(|(engine, rules)| {
-                engine.iter().any(|o| is(o.name)) || rules.iter().any(|o| is(o.name))
-            })
+            games::options(game)
+                .is_some_and(|(engine, rules)| engine.iter().chain(rules).any(|o| o.is_named(name)))
         };
         if known(self.game) {
             self.set_game_option(name, value)?;
@@ -413,7 +403,9 @@ impl Engine {
                 known: names,
             });
         }
-        self.settings.game.retain(|(n, _)| !options::names(n, name));
+        self.settings
+            .game
+            .retain(|(n, _)| !crate::options::same_name(n, name));
         self.settings
             .game
             .push((name.to_string(), value.to_string()));
@@ -426,7 +418,7 @@ impl Engine {
             games::options(game).is_some_and(|(engine, _)| {
                 engine
                     .iter()
-                    .any(|o| o.kind == EngineOptionKind::Path && options::names(o.name, name))
+                    .any(|o| o.kind == OptionKind::Path && o.is_named(name))
             })
         })
     }
@@ -630,7 +622,7 @@ fn lower_to(table: &mut dyn Table, limit: Option<u32>) {
         return;
     };
     for option in table.engine_options() {
-        if option.builds_tables && option.default_number() > limit {
+        if option.sizes_tables && option.default_number() > limit {
             let lowered = table.set_engine_option(option.name, &limit.to_string());
             debug_assert!(lowered.is_ok(), "{lowered:?}");
         }
@@ -645,13 +637,9 @@ fn set_on(
     value: &str,
     limit: Option<u32>,
 ) -> Result<(), EngineError> {
-    if let Some(option) = table
-        .engine_options()
-        .iter()
-        .find(|o| options::names(o.name, name))
-    {
+    if let Some(option) = table.engine_options().iter().find(|o| o.is_named(name)) {
         if let Some(limit) = limit
-            && option.builds_tables
+            && option.sizes_tables
             && option
                 .parse(value)
                 .is_ok_and(|v| matches!(v, OptionValue::Number(n) if n > limit))

@@ -5,12 +5,10 @@ use std::sync::atomic::AtomicBool;
 
 use std::fmt;
 
-use crate::game::{
-    Descriptor, MoveError, OptionError, Outcome, PositionError, RuleOption, UnknownChoice,
-};
+use crate::game::{Descriptor, MoveError, OptionError, Outcome, PositionError, UnknownChoice};
 use crate::games::{self, Play};
 use crate::record::{self, RecordError};
-use crate::search::{EngineOption, Info, Limits, MemoryError, OptionValue, Searchable};
+use crate::search::{Info, Limits, MemoryError, OptionValue, Searchable};
 
 /// Why the table refused a command; the game stays as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,7 +109,7 @@ pub trait Table: Send {
     /// How front ends present the game.
     fn descriptor(&self) -> Descriptor;
     fn players(&self) -> &'static [&'static str];
-    fn rule_options(&self) -> &'static [RuleOption];
+    fn rule_options(&self) -> &'static [crate::options::OptionSpec];
     /// Back to the start position, with the search's tables cleared.
     fn new_game(&mut self);
     /// Sets up a position (`None`: the start) and plays moves; all or nothing.
@@ -154,7 +152,7 @@ pub trait Table: Send {
     /// game's search can; kept when the engine is made anew.
     fn set_threads(&mut self, threads: usize);
     /// The game's own engine options.
-    fn engine_options(&self) -> &'static [EngineOption];
+    fn engine_options(&self) -> &'static [crate::options::OptionSpec];
     /// Sets an engine option; the error names what was wrong.
     fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), TableError>;
     /// Takes the memory the next search needs (the hash table), before it starts.
@@ -249,7 +247,7 @@ where
     fn players(&self) -> &'static [&'static str] {
         G::PLAYERS
     }
-    fn rule_options(&self) -> &'static [RuleOption] {
+    fn rule_options(&self) -> &'static [crate::options::OptionSpec] {
         G::RULE_OPTIONS
     }
 
@@ -448,7 +446,7 @@ where
         G::set_threads(&mut self.engine, self.threads);
     }
 
-    fn engine_options(&self) -> &'static [EngineOption] {
+    fn engine_options(&self) -> &'static [crate::options::OptionSpec] {
         G::ENGINE_OPTIONS
     }
 

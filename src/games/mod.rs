@@ -122,14 +122,14 @@ pub fn descriptor(name: &str) -> Option<crate::game::Descriptor> {
 pub fn options(
     name: &str,
 ) -> Option<(
-    &'static [crate::search::EngineOption],
-    &'static [crate::game::RuleOption],
+    &'static [crate::options::OptionSpec],
+    &'static [crate::options::OptionSpec],
 )> {
     struct Options;
     impl Visitor for Options {
         type Output = (
-            &'static [crate::search::EngineOption],
-            &'static [crate::game::RuleOption],
+            &'static [crate::options::OptionSpec],
+            &'static [crate::options::OptionSpec],
         );
         fn visit<G: Play>(self) -> Self::Output {
             (G::ENGINE_OPTIONS, G::RULE_OPTIONS)

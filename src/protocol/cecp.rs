@@ -123,15 +123,18 @@ fn cecp_score(score: Score) -> i64 {
 
 /// An option as XBoard's `feature option="..."` declares it.
 fn cecp_option(spec: &OptionSpec) -> String {
-    match &spec.kind {
-        OptionKind::Spin { default, min, max } => {
+    match spec.kind {
+        OptionKind::Spin {
+            default, min, max, ..
+        } => {
             format!("{} -spin {default} {min} {max}", spec.name)
         }
         OptionKind::Combo { default, values } => {
             let values: Vec<String> = values
                 .iter()
-                .map(|v| {
-                    if v == default {
+                .enumerate()
+                .map(|(i, v)| {
+                    if i == default {
                         format!("*{v}")
                     } else {
                         v.to_string()
@@ -140,8 +143,9 @@ fn cecp_option(spec: &OptionSpec) -> String {
                 .collect();
             format!("{} -combo {}", spec.name, values.join(" /// "))
         }
-        OptionKind::Check { default } => format!("{} -check {}", spec.name, u8::from(*default)),
-        OptionKind::Text { default } => format!("{} -string {default}", spec.name),
+        OptionKind::Check { default } => format!("{} -check {}", spec.name, u8::from(default)),
+        OptionKind::Path => format!("{} -string ", spec.name),
+        OptionKind::Word { default } => format!("{} -string {default}", spec.name),
     }
 }
 

@@ -130,7 +130,8 @@ impl Session {
             }
             // Analysis changes nothing in how ludus searches.
             "uci_analysemode" => {
-                engine::parse_check("UCI_AnalyseMode", &value)?;
+                crate::options::parse_check("UCI_AnalyseMode", &value)
+                    .map_err(EngineError::from)?;
             }
             _ => self.engine.set_option(&name, &value)?,
         }

@@ -337,7 +337,7 @@ fn engine_options<G: Searchable>(
         .map(|(name, value)| {
             let option = G::ENGINE_OPTIONS
                 .iter()
-                .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+                .find(|o| o.is_named(name))
                 .ok_or_else(|| {
                     DatagenError::Option(crate::game::OptionError::UnknownEngine {
                         game: G::NAME,

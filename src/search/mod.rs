@@ -182,90 +182,7 @@ pub struct SearchResult<M> {
     pub info: Info,
 }
 
-/// An option of one game's engine (beside those every engine has: Hash, Threads, ...).
-#[derive(Clone, Copy, Debug)]
-pub struct EngineOption {
-    pub name: &'static str,
-    pub kind: EngineOptionKind,
-    /// Whether the value sizes tables built in memory, whose time and memory grow
-    /// steeply with it (Mangala II's Endgame Counters): a session served to others
-    /// may set it only up to the server's table limit.
-    pub builds_tables: bool,
-}
-
-/// What values an engine option takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineOptionKind {
-    /// A number from `min` to `max`.
-    Number { default: u32, min: u32, max: u32 },
-    /// One of `values`, by name; the engine is given its index.
-    Choice {
-        default: usize,
-        values: &'static [&'static str],
-    },
-    /// A path to files the engine reads (empty, the default: none).
-    Path,
-    /// On or off (`true` or `false`).
-    Check { default: bool },
-}
-
-/// An engine option's value, as the engine is given it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionValue {
-    /// A number, or a choice's index.
-    Number(u32),
-    /// A path; `None` for the empty value.
-    Path(Option<std::path::PathBuf>),
-    /// On or off.
-    Check(bool),
-}
-
-impl EngineOption {
-    /// The number a number option starts at (a choice: its index; a check: 1 when on;
-    /// a path: 0).
-    pub fn default_number(&self) -> u32 {
-        match self.kind {
-            EngineOptionKind::Number { default, .. } => default,
-            EngineOptionKind::Choice { default, .. } => default as u32,
-            EngineOptionKind::Path => 0,
-            EngineOptionKind::Check { default } => u32::from(default),
-        }
-    }
-
-    /// Reads a value: a number in range, one of the values by name, a path (empty, or
-    /// `<empty>` as GUIs send it, for none), or `true` or `false` (any case).
-    pub fn parse(&self, value: &str) -> Result<OptionValue, OptionError> {
-        match self.kind {
-            EngineOptionKind::Number { min, max, .. } => value
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|v| (min..=max).contains(v))
-                .map(OptionValue::Number)
-                .ok_or_else(|| OptionError::bad_value(self.name, value, format!("{min} to {max}"))),
-            EngineOptionKind::Choice { values, .. } => values
-                .iter()
-                .position(|v| v.eq_ignore_ascii_case(value.trim()))
-                .map(|i| OptionValue::Number(i as u32))
-                .ok_or_else(|| OptionError::bad_value(self.name, value, values.join(", "))),
-            EngineOptionKind::Path => {
-                let path = value.trim();
-                let none = path.is_empty() || path == "<empty>";
-                Ok(OptionValue::Path((!none).then(|| path.into())))
-            }
-            EngineOptionKind::Check { .. } => parse_check(self.name, value).map(OptionValue::Check),
-        }
-    }
-}
-
-/// Reads the value of the check option `name`: `true` or `false`, in any case.
-pub fn parse_check(name: &str, value: &str) -> Result<bool, OptionError> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(OptionError::bad_value(name, value, "true or false")),
-    }
-}
+pub use crate::options::OptionValue;
 
 /// A game the engine can search, whatever search serves it: alpha-beta for the
 /// two-player games, a multi-player search for Mentula.
@@ -273,7 +190,7 @@ pub trait Searchable: crate::game::Game {
     /// The search with its tables, kept from one search to the next.
     type Engine;
     /// The game's own engine options.
-    const ENGINE_OPTIONS: &'static [EngineOption] = &[];
+    const ENGINE_OPTIONS: &'static [crate::options::OptionSpec] = &[];
     /// The positions `ludus bench` searches, and to what depth (its signature).
     const BENCH_POSITIONS: &'static [&'static str];
     const BENCH_DEPTH: u32;

@@ -138,17 +138,13 @@ impl EngineSpec {
                     })?)
                 }
                 "ponder" => {
-                    spec.ponder = match value.to_ascii_lowercase().as_str() {
-                        "on" | "true" => true,
-                        "off" | "false" => false,
-                        _ => {
-                            return Err(refused(SpecProblem::Value {
-                                key: "ponder",
-                                takes: "on or off",
-                                value: value.to_string(),
-                            }));
-                        }
-                    }
+                    spec.ponder = crate::options::read_check(value).ok_or_else(|| {
+                        refused(SpecProblem::Value {
+                            key: "ponder",
+                            takes: "on or off",
+                            value: value.to_string(),
+                        })
+                    })?
                 }
                 "proto" | "protocol" => {
                     spec.dialect = match value.to_ascii_lowercase().as_str() {

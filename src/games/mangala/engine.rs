@@ -18,11 +18,11 @@ use super::endgame::{self, Building, Table, TableFiles};
 use super::eval::{margin_bounds, proven_value};
 use super::position::{Move, PITS, Position};
 use crate::game::{Game, OptionError};
+use crate::options::OptionSpec;
 use crate::search::Budget;
 use crate::search::two_player::Searcher;
 use crate::search::{
-    EngineOption, EngineOptionKind, Info, Limits, MemoryError, OptionValue, Score, SearchResult,
-    Searchable, Value,
+    Info, Limits, MemoryError, OptionValue, Score, SearchResult, Searchable, Value,
 };
 
 /// Covered positions are not trusted this close to the ply limit, which the tables
@@ -31,21 +31,10 @@ const PLY_LIMIT_MARGIN: u32 = 200;
 /// The most plies of a principal variation read from the tables.
 const TABLE_LINE_PLIES: usize = 64;
 
-pub const ENDGAME_COUNTERS: EngineOption = EngineOption {
-    name: "Endgame Counters",
-    kind: EngineOptionKind::Number {
-        default: 14,
-        min: 0,
-        max: endgame::MAX_IN_MEMORY as u32,
-    },
-    builds_tables: true,
-};
+pub const ENDGAME_COUNTERS: OptionSpec =
+    OptionSpec::spin("Endgame Counters", 14, 0, endgame::MAX_IN_MEMORY as u32).sizing_tables();
 
-pub const ENDGAME_PATH: EngineOption = EngineOption {
-    name: "EndgamePath",
-    kind: EngineOptionKind::Path,
-    builds_tables: false,
-};
+pub const ENDGAME_PATH: OptionSpec = OptionSpec::path("EndgamePath");
 
 pub struct Engine {
     searcher: Searcher<Move>,
@@ -186,7 +175,7 @@ impl Searchable for Position {
         "3,0,5,1,0,2/4,1,0,7,2,1 N 24 22",
     ];
     const BENCH_DEPTH: u32 = 12;
-    const ENGINE_OPTIONS: &'static [EngineOption] = &[ENDGAME_COUNTERS, ENDGAME_PATH];
+    const ENGINE_OPTIONS: &'static [OptionSpec] = &[ENDGAME_COUNTERS, ENDGAME_PATH];
 
     fn engine(hash_mib: usize) -> Engine {
         Engine {
@@ -217,11 +206,11 @@ impl Searchable for Position {
         value: &OptionValue,
     ) -> Result<(), OptionError> {
         match value {
-            OptionValue::Number(counters) if name.eq_ignore_ascii_case(ENDGAME_COUNTERS.name) => {
+            OptionValue::Number(counters) if ENDGAME_COUNTERS.is_named(name) => {
                 engine.endgame_counters = (*counters as usize).min(endgame::MAX_IN_MEMORY);
                 Ok(())
             }
-            OptionValue::Path(path) if name.eq_ignore_ascii_case(ENDGAME_PATH.name) => {
+            OptionValue::Path(path) if ENDGAME_PATH.is_named(name) => {
                 engine.files = match path {
                     Some(dir) => Some(TableFiles::open(dir).map_err(|e| {
                         OptionError::unusable(ENDGAME_PATH.name, &dir.display().to_string(), e)

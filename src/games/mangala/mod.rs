@@ -17,13 +17,14 @@ mod svg;
 mod tests;
 mod text;
 
+pub use engine::ENDGAME_PATH;
 pub use position::{BOARD_EMPTY, Move, PLY_LIMIT, Position, REPETITION, Rules};
 pub use text::Notation;
 
 use crate::game::{
-    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, RuleOption,
-    parse_limit,
+    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, parse_limit,
 };
+use crate::options::OptionSpec;
 
 impl Game for Position {
     type Move = Move;
@@ -48,28 +49,25 @@ impl Game for Position {
         end_reasons: position::END_REASONS,
         score_units: 1,
     };
-    const RULE_OPTIONS: &'static [RuleOption] = &[
-        RuleOption {
-            name: "skip-origin",
-            default: "off",
-            help: "on: sowing 12 or more counters leaves out the pit sown from",
-        },
-        RuleOption {
-            name: "ply-limit",
-            default: "1000",
-            help: "off, or n: the game ends after n moves, counters on the board going to their row's owner",
-        },
+    const RULE_OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::rule(
+            "skip-origin",
+            "off",
+            "on: sowing 12 or more counters leaves out the pit sown from",
+        ),
+        OptionSpec::rule(
+            "ply-limit",
+            "1000",
+            "off, or n: the game ends after n moves, counters on the board going to their row's owner",
+        ),
     ];
 
     fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let mut rules = self.rules();
         let value = value.trim();
         if name.eq_ignore_ascii_case("skip-origin") {
-            rules.skip_origin = match value.to_ascii_lowercase().as_str() {
-                "on" | "true" => true,
-                "off" | "false" => false,
-                _ => return Err(OptionError::bad_value("skip-origin", value, "on or off")),
-            };
+            rules.skip_origin = crate::options::read_check(value)
+                .ok_or_else(|| OptionError::bad_value("skip-origin", value, "on or off"))?;
         } else if name.eq_ignore_ascii_case("ply-limit") {
             rules.ply_limit = parse_limit("ply-limit", value)?;
         } else {

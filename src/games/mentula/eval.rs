@@ -9,10 +9,9 @@ use super::board::{Bitboard, PLAYERS};
 use super::position::{Move, Position};
 use super::reach;
 use crate::game::OptionError;
+use crate::options::OptionSpec;
 use crate::search::multi_player::{self, MultiPlayerGame};
-use crate::search::{
-    EngineOption, EngineOptionKind, Info, Limits, OptionValue, SearchResult, Searchable, Value,
-};
+use crate::search::{Info, Limits, OptionValue, SearchResult, Searchable, Value};
 
 pub struct Weights {
     /// Per square of the player's score by reach.
@@ -103,14 +102,7 @@ impl MultiPlayerGame for Position {
 /// (every game of four such engines from the openings file had a capture, against 28
 /// of 100 for Best-Reply Search, which freezes) and holds its own against BRS at
 /// equal nodes (protocol-spec/mentula.md, "Engine").
-pub const ALGORITHM: EngineOption = EngineOption {
-    name: "Algorithm",
-    kind: EngineOptionKind::Choice {
-        default: 2,
-        values: &["brs", "paranoid", "mcts"],
-    },
-    builds_tables: false,
-};
+pub const ALGORITHM: OptionSpec = OptionSpec::combo("Algorithm", 2, &["brs", "paranoid", "mcts"]);
 
 /// Mentula is searched by the multi-player searches, chosen by [`ALGORITHM`].
 impl Searchable for Position {
@@ -120,7 +112,7 @@ impl Searchable for Position {
         "Y7/Y5RR/1Y3R2/1Y6/4R1M1/2W3M1/1W5M/1W5M w 1 3",
     ];
     const BENCH_DEPTH: u32 = 5;
-    const ENGINE_OPTIONS: &'static [EngineOption] = &[ALGORITHM];
+    const ENGINE_OPTIONS: &'static [OptionSpec] = &[ALGORITHM];
     fn engine(hash_mib: usize) -> Self::Engine {
         // Monte Carlo's tree is held to `Hash`, as the other games' tables are.
         multi_player::Searcher::with_memory(multi_player::Algorithm::MonteCarlo, hash_mib)
@@ -134,7 +126,7 @@ impl Searchable for Position {
             game: <Self as crate::game::Game>::NAME,
             name: name.to_string(),
         };
-        if !name.eq_ignore_ascii_case(ALGORITHM.name) {
+        if !ALGORITHM.is_named(name) {
             return Err(unknown());
         }
         let OptionValue::Number(index) = value else {

@@ -28,9 +28,9 @@ pub use position::{
 };
 
 use crate::game::{
-    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, RuleOption,
-    parse_limit,
+    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, parse_limit,
 };
+use crate::options::OptionSpec;
 
 impl Game for Position {
     type Move = Move;
@@ -62,17 +62,17 @@ impl Game for Position {
         end_reasons: position::END_REASONS,
         score_units: reach::SCORE_UNITS,
     };
-    const RULE_OPTIONS: &'static [RuleOption] = &[
-        RuleOption {
-            name: "scoring",
-            default: "shared",
-            help: "shared: every square a player can reach, shared equally with the others that can; exclusive: only squares no other player can reach; pieces: pieces left",
-        },
-        RuleOption {
-            name: "capture-limit",
-            default: "200",
-            help: "off, or n: the game ends after n moves in a row without a capture",
-        },
+    const RULE_OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec::rule(
+            "scoring",
+            "shared",
+            "shared: every square a player can reach, shared equally with the others that can; exclusive: only squares no other player can reach; pieces: pieces left",
+        ),
+        OptionSpec::rule(
+            "capture-limit",
+            "200",
+            "off, or n: the game ends after n moves in a row without a capture",
+        ),
     ];
 
     fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {

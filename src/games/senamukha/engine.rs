@@ -16,23 +16,13 @@ use super::nnue::embedded;
 use super::nnue::network::Network;
 use super::position::{Move, Position};
 use crate::game::{Game, OptionError};
+use crate::options::OptionSpec;
 use crate::search::two_player::Searcher;
-use crate::search::{
-    EngineOption, EngineOptionKind, Info, Limits, MemoryError, OptionValue, SearchResult,
-    Searchable,
-};
+use crate::search::{Info, Limits, MemoryError, OptionValue, SearchResult, Searchable};
 
-pub const EVAL_FILE: EngineOption = EngineOption {
-    name: "EvalFile",
-    kind: EngineOptionKind::Path,
-    builds_tables: false,
-};
+pub const EVAL_FILE: OptionSpec = OptionSpec::path("EvalFile");
 
-pub const USE_NNUE: EngineOption = EngineOption {
-    name: "Use NNUE",
-    kind: EngineOptionKind::Check { default: true },
-    builds_tables: false,
-};
+pub const USE_NNUE: OptionSpec = OptionSpec::check("Use NNUE", true);
 
 pub struct Engine {
     searcher: Searcher<Move>,
@@ -83,7 +73,7 @@ impl Searchable for Position {
         "2e3r4/3ppppp3/nrn1n1n1nr1/ppp3ppppp/3p1n1k3/3Np6/7PE2/PPPPP1N1PPP/1RN1NKN2R1/3PPPPP3/4R6 w - - 1 33",
     ];
     const BENCH_DEPTH: u32 = 7;
-    const ENGINE_OPTIONS: &'static [EngineOption] = &[EVAL_FILE, USE_NNUE];
+    const ENGINE_OPTIONS: &'static [OptionSpec] = &[EVAL_FILE, USE_NNUE];
 
     fn engine(hash_mib: usize) -> Engine {
         let mut engine = Engine {
@@ -110,7 +100,7 @@ impl Searchable for Position {
         value: &OptionValue,
     ) -> Result<(), OptionError> {
         match value {
-            OptionValue::Path(path) if name.eq_ignore_ascii_case(EVAL_FILE.name) => {
+            OptionValue::Path(path) if EVAL_FILE.is_named(name) => {
                 engine.network = match path {
                     Some(path) => {
                         let file = path.display().to_string();
@@ -122,7 +112,7 @@ impl Searchable for Position {
                 };
                 Ok(())
             }
-            OptionValue::Check(on) if name.eq_ignore_ascii_case(USE_NNUE.name) => {
+            OptionValue::Check(on) if USE_NNUE.is_named(name) => {
                 engine.use_nnue = *on;
                 Ok(())
             }
@@ -171,7 +161,7 @@ mod tests {
     use crate::search::Score;
     use crate::search::depth_noting;
 
-    fn set(engine: &mut Engine, option: &EngineOption, value: &str) -> Result<(), OptionError> {
+    fn set(engine: &mut Engine, option: &OptionSpec, value: &str) -> Result<(), OptionError> {
         let value = option.parse(value)?;
         Position::set_engine_option(engine, option.name, &value)
     }

@@ -34,8 +34,9 @@ pub use position::{
 
 use crate::game::{
     CecpVariant, Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError,
-    RuleOption, parse_limit,
+    parse_limit,
 };
+use crate::options::OptionSpec;
 
 impl Game for Position {
     type Move = Move;
@@ -73,11 +74,11 @@ impl Game for Position {
         score_units: 1,
     };
 
-    const RULE_OPTIONS: &'static [RuleOption] = &[RuleOption {
-        name: "n-move-rule",
-        default: "off",
-        help: "off, or n: the game is drawn after 2n plies without a capture or a pawn move",
-    }];
+    const RULE_OPTIONS: &'static [OptionSpec] = &[OptionSpec::rule(
+        "n-move-rule",
+        "off",
+        "off, or n: the game is drawn after 2n plies without a capture or a pawn move",
+    )];
 
     fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         if !name.eq_ignore_ascii_case("n-move-rule") {
