@@ -6,7 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::fmt;
 
 use crate::game::{
-    Descriptor, MoveError, OptionError, Outcome, PositionError, RuleOption, UnknownChoice,
+    Descriptor, MoveError, OptionError, Outcome, PositionError, Presentation, RuleOption,
+    UnknownChoice,
 };
 use crate::games::{self, Play};
 use crate::record::{self, RecordError};
@@ -124,7 +125,7 @@ pub trait Table: Send {
     fn undo(&mut self, n: usize) -> Result<(), TableError>;
     fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError>;
     /// Every legal move in the canonical notation with the places a person points at
-    /// to make it ([`crate::game::Game::move_places`]); none once the game is over.
+    /// to make it ([`crate::game::Presentation::move_places`]); none once the game is over.
     fn legal_places(&self) -> Vec<(String, Vec<String>)>;
     fn fen(&self) -> String;
     /// The position in a form the game names (`fen`, Mentula's `list`).
@@ -235,7 +236,7 @@ impl<G: Searchable> TableOf<G> {
     }
 }
 
-impl<G: Searchable + Send + 'static> Table for TableOf<G>
+impl<G: Searchable + Presentation + Send + 'static> Table for TableOf<G>
 where
     G::Engine: Send,
     G::Move: Send,

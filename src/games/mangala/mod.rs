@@ -21,8 +21,8 @@ pub use position::{BOARD_EMPTY, Move, PLY_LIMIT, Position, REPETITION, Rules};
 pub use text::Notation;
 
 use crate::game::{
-    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, RuleOption,
-    parse_limit,
+    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, Presentation,
+    RuleOption, parse_limit,
 };
 
 impl Game for Position {
@@ -128,6 +128,21 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         text::parse_move(self, text)
     }
+    fn format_move(&self, mv: Move, notation: Notation) -> String {
+        text::format_move(mv, notation)
+    }
+    fn describe_outcome(outcome: &Outcome) -> String {
+        format!(
+            "{} ({}; south {}, north {})",
+            outcome.verdict(Self::PLAYERS),
+            outcome.reason,
+            outcome.scores[0],
+            outcome.scores[1]
+        )
+    }
+}
+
+impl Presentation for Position {
     fn diagram(&self) -> String {
         // North's row is drawn right to left, so sowing runs counter-clockwise.
         let pits = self.pits();
@@ -138,7 +153,7 @@ impl Game for Position {
             "      f  e  d  c  b  a\nNorth{north}   captured {}\nSouth{south}   captured {}\n      A  B  C  D  E  F\n{} to move",
             self.captured(1),
             self.captured(0),
-            ["south", "north"][Position::to_move(self)]
+            Self::PLAYERS[Position::to_move(self)]
         )
     }
 
@@ -146,19 +161,7 @@ impl Game for Position {
         svg::diagram(self, last)
     }
 
-    fn format_move(&self, mv: Move, notation: Notation) -> String {
-        text::format_move(mv, notation)
-    }
     fn move_places(&self, mv: Move) -> Vec<String> {
         vec![text::pit_letter(usize::from(mv.0)).to_string()]
-    }
-    fn describe_outcome(outcome: &Outcome) -> String {
-        format!(
-            "{} ({}; south {}, north {})",
-            outcome.verdict(Self::PLAYERS),
-            outcome.reason,
-            outcome.scores[0],
-            outcome.scores[1]
-        )
     }
 }

@@ -28,8 +28,8 @@ pub use position::{
 };
 
 use crate::game::{
-    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, RuleOption,
-    parse_limit,
+    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, Presentation,
+    RuleOption, parse_limit,
 };
 
 impl Game for Position {
@@ -153,36 +153,8 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         Position::parse_move(self, text)
     }
-    fn diagram(&self) -> String {
-        crate::square_board::diagram(
-            board::SIZE,
-            |file, rank| {
-                self.owner(board::Square::new(file, rank))
-                    .map(|p| board::LETTERS[p])
-            },
-            &format!(
-                "W white, Y yellow, R red, M magenta; {} to move",
-                board::NAMES[Position::to_move(self)]
-            ),
-        )
-    }
-
-    fn diagram_svg(&self, last: Option<Move>) -> String {
-        svg::diagram(self, last, false)
-    }
-
-    /// `reach`: the squares each player can reach, shared ones outlined.
-    const DIAGRAM_LAYERS: &'static [&'static str] = &["reach"];
-
-    fn diagram_svg_with(&self, last: Option<Move>, layers: &[&str]) -> String {
-        svg::diagram(self, last, layers.contains(&"reach"))
-    }
-
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)
-    }
-    fn move_places(&self, mv: Move) -> Vec<String> {
-        vec![mv.from.to_string(), mv.pivot.to_string(), mv.to.to_string()]
     }
     fn describe_outcome(outcome: &Outcome) -> String {
         let scores: Vec<String> = outcome
@@ -212,5 +184,36 @@ impl Game for Position {
             scores.join(", "),
             ranking.join(" > ")
         )
+    }
+}
+
+impl Presentation for Position {
+    /// `reach`: the squares each player can reach, shared ones outlined.
+    const DIAGRAM_LAYERS: &'static [&'static str] = &["reach"];
+
+    fn diagram(&self) -> String {
+        crate::square_board::diagram(
+            board::SIZE,
+            |file, rank| {
+                self.owner(board::Square::new(file, rank))
+                    .map(|p| board::LETTERS[p])
+            },
+            &format!(
+                "W white, Y yellow, R red, M magenta; {} to move",
+                board::NAMES[Position::to_move(self)]
+            ),
+        )
+    }
+
+    fn diagram_svg(&self, last: Option<Move>) -> String {
+        svg::diagram(self, last, false)
+    }
+
+    fn diagram_svg_with(&self, last: Option<Move>, layers: &[&str]) -> String {
+        svg::diagram(self, last, layers.contains(&"reach"))
+    }
+
+    fn move_places(&self, mv: Move) -> Vec<String> {
+        vec![mv.from.to_string(), mv.pivot.to_string(), mv.to.to_string()]
     }
 }

@@ -34,7 +34,7 @@ pub use position::{
 
 use crate::game::{
     CecpVariant, Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError,
-    RuleOption, parse_limit,
+    Presentation, RuleOption, parse_limit,
 };
 
 impl Game for Position {
@@ -135,6 +135,12 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         Position::parse_move(self, text)
     }
+    fn format_move(&self, mv: Move, notation: Notation) -> String {
+        Position::format_move(self, mv, notation)
+    }
+}
+
+impl Presentation for Position {
     fn diagram(&self) -> String {
         crate::square_board::diagram(
             board::SIZE,
@@ -153,9 +159,6 @@ impl Game for Position {
         svg::diagram(self, last)
     }
 
-    fn format_move(&self, mv: Move, notation: Notation) -> String {
-        Position::format_move(self, mv, notation)
-    }
     fn move_places(&self, mv: Move) -> Vec<String> {
         vec![mv.from().to_string(), mv.to().to_string()]
     }
