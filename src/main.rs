@@ -1143,7 +1143,7 @@ fn run_perft<G: Game>(
         return Err("--divide needs a depth of at least 1".to_string());
     }
     let mut position: G = set_up(fen, rules, moves)?;
-    let canonical = G::NOTATIONS[0].1;
+    let canonical = G::NOTATIONS[0].notation;
     let started = Instant::now();
     let total = if divide {
         let mut total = 0;
@@ -1173,7 +1173,7 @@ fn run_replay<G: Game>(fen: Option<&str>, rules: &[String], file: &str) -> Resul
         ludus::record::read_text(opened).map_err(|e| format!("{file}: {e}"))?
     };
     let replay = ludus::record::replay(start.clone(), &text).map_err(|e| e.to_string())?;
-    let canonical = G::NOTATIONS[0].1;
+    let canonical = G::NOTATIONS[0].notation;
     let mut position = start;
     for &mv in &replay.moves {
         println!("{}", position.format_move(mv, canonical));

@@ -226,11 +226,11 @@ impl<G: Searchable> TableOf<G> {
 
     fn notation(name: Option<&str>) -> Result<G::Notation, TableError> {
         match name {
-            None => Ok(G::NOTATIONS[0].1),
+            None => Ok(G::NOTATIONS[0].notation),
             Some(n) => G::notation_named(n).ok_or_else(|| TableError::Notation {
                 game: G::NAME,
                 name: n.to_string(),
-                known: G::NOTATIONS.iter().map(|(n, _)| *n).collect(),
+                known: G::NOTATIONS.iter().map(|n| n.name).collect(),
             }),
         }
     }
@@ -293,7 +293,7 @@ where
 
     fn play(&mut self, text: &str) -> Result<String, TableError> {
         let mv = self.position.parse_move(text).map_err(TableError::Move)?;
-        let canonical = self.position.format_move(mv, G::NOTATIONS[0].1);
+        let canonical = self.position.format_move(mv, G::NOTATIONS[0].notation);
         self.position.play(mv);
         self.moves.push(mv);
         Ok(canonical)
@@ -301,7 +301,7 @@ where
 
     fn canonical_move(&self, text: &str) -> Result<String, TableError> {
         let mv = self.position.parse_move(text).map_err(TableError::Move)?;
-        Ok(self.position.format_move(mv, G::NOTATIONS[0].1))
+        Ok(self.position.format_move(mv, G::NOTATIONS[0].notation))
     }
 
     fn undo(&mut self, n: usize) -> Result<(), TableError> {
@@ -340,7 +340,7 @@ where
         moves
             .iter()
             .map(|&m| {
-                let canonical = self.position.format_move(m, G::NOTATIONS[0].1);
+                let canonical = self.position.format_move(m, G::NOTATIONS[0].notation);
                 (canonical, self.position.move_places(m))
             })
             .collect()
@@ -392,7 +392,7 @@ where
         Some(
             counted
                 .into_iter()
-                .map(|(m, n)| (self.position.format_move(m, G::NOTATIONS[0].1), n))
+                .map(|(m, n)| (self.position.format_move(m, G::NOTATIONS[0].notation), n))
                 .collect(),
         )
     }
@@ -484,7 +484,7 @@ where
         let result = G::think(&mut self.engine, &mut position, limits, report);
         result
             .best_move
-            .map(|m| self.position.format_move(m, G::NOTATIONS[0].1))
+            .map(|m| self.position.format_move(m, G::NOTATIONS[0].notation))
     }
 
     fn is_over(&self) -> bool {

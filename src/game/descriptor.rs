@@ -1,5 +1,7 @@
-//! What front ends need to know about a game beyond its rules: one record per game,
-//! which generic code reads so that it never names a game.
+//! What front ends need to know about a game beyond its rules, as records: each fact
+//! is written next to the name it belongs to (a player's colour with the player, a
+//! notation's title with the notation), so that no list has to be kept in step with
+//! another by index.
 
 use super::EndReason;
 
@@ -11,15 +13,9 @@ use super::EndReason;
 pub struct Descriptor {
     /// The game's name as people write it: `Sena-Mukha`.
     pub title: &'static str,
-    /// Each player's colour (a CSS colour), in turn order: the colour the diagrams
-    /// draw its men or its side in.
-    pub colours: &'static [&'static str],
-    /// Each notation's name for people, in the order of
-    /// [`Game::NOTATIONS`](super::Game::NOTATIONS).
-    pub notation_titles: &'static [&'static str],
-    /// What each of [`Presentation::DIAGRAM_LAYERS`](super::Presentation::DIAGRAM_LAYERS)
-    /// shows, for people, in their order.
-    pub layer_help: &'static [&'static str],
+    /// The players in turn order, each with its colour; [`Game::PLAYERS`](super::Game::PLAYERS)
+    /// are their names ([`seat_names`]).
+    pub seats: &'static [Seat],
     /// Files and ranks of the board (Mangala II: pits per row, rows).
     pub board: (usize, usize),
     /// The index in [`Game::NOTATIONS`](super::Game::NOTATIONS) of the notation people
@@ -43,6 +39,37 @@ pub struct Descriptor {
     /// `score_units` (Mentula's shared squares: twelfths); see
     /// [`score_text`](super::score_text).
     pub score_units: i32,
+}
+
+/// A player as front ends present it: its name and the colour it plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seat {
+    /// The player's name, as the protocol and records write it: `white`.
+    pub name: &'static str,
+    /// A CSS colour: the colour the diagrams draw the player's men or side in.
+    pub colour: &'static str,
+}
+
+/// The players' names of `seats`, in their order: how a game's
+/// [`Game::PLAYERS`](super::Game::PLAYERS) come from its seats.
+pub const fn seat_names<const N: usize>(seats: &[Seat; N]) -> [&'static str; N] {
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = seats[i].name;
+        i += 1;
+    }
+    names
+}
+
+/// A notation a game prints, with its names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamedNotation<N> {
+    /// The name clients ask for it by: `san`.
+    pub name: &'static str,
+    /// Its name for people: `SAN`, `long form (the seed's)`.
+    pub title: &'static str,
+    pub notation: N,
 }
 
 /// A game as CECP describes it to XBoard: the `setup` piece table (XBoard's piece

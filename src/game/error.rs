@@ -189,7 +189,7 @@ pub struct UnknownChoice {
     /// As asked, [`quoted`].
     pub name: String,
     /// What the game offers.
-    pub known: &'static [&'static str],
+    pub known: Vec<&'static str>,
 }
 
 impl fmt::Display for UnknownChoice {

@@ -28,7 +28,8 @@
 //!
 //! The rest of what the games share, one file each:
 //! - `presentation`: [`Presentation`], positions drawn for people (text, SVG, layers);
-//! - `descriptor`: [`Descriptor`], what front ends need beyond the rules;
+//! - `descriptor`: [`Descriptor`], what front ends need beyond the rules, and its
+//!   records ([`Seat`], [`NamedNotation`], [`CecpVariant`]);
 //! - `outcome`: [`EndReason`], [`Outcome`], scores, and [`next_turn`];
 //! - `error`: the refusals of positions, moves, options and choices;
 //! - `rule_option`: [`RuleOption`], the rules' options, and [`parse_limit`];
@@ -45,10 +46,10 @@ mod text;
 
 use std::fmt;
 
-pub use descriptor::{CecpVariant, Descriptor};
+pub use descriptor::{CecpVariant, Descriptor, NamedNotation, Seat, seat_names};
 pub use error::{MoveError, OptionError, PositionError, PositionFault, UnknownChoice};
 pub use outcome::{EndReason, Outcome, Verdict, next_turn, score_text, score_value};
-pub use presentation::{Presentation, diagram_layers};
+pub use presentation::{DiagramLayer, Presentation, diagram_layers};
 pub use rng::{Rng, splitmix64};
 pub use rule_option::{RuleOption, parse_limit};
 pub use text::{QUOTED_CHARS, choose, escaped, in_words, quote, quoted};
@@ -69,11 +70,12 @@ pub trait Game: Clone + fmt::Debug + Sized {
 
     /// The game's name on the command line and in the protocol.
     const NAME: &'static str;
-    /// Player names in turn order.
+    /// Player names in turn order (the names of the descriptor's
+    /// [`Descriptor::seats`], see [`seat_names`]).
     const PLAYERS: &'static [&'static str];
-    /// Each printable notation with its name; the first one is the canonical
+    /// Each printable notation with its names; the first one is the canonical
     /// machine form (used by perft `--divide` and the protocol by default).
-    const NOTATIONS: &'static [(&'static str, Self::Notation)];
+    const NOTATIONS: &'static [NamedNotation<Self::Notation>];
 
     /// The rule options the game offers.
     const RULE_OPTIONS: &'static [RuleOption];
@@ -161,8 +163,8 @@ pub trait Game: Clone + fmt::Debug + Sized {
     fn notation_named(name: &str) -> Option<Self::Notation> {
         Self::NOTATIONS
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|&(_, notation)| notation)
+            .find(|n| n.name.eq_ignore_ascii_case(name))
+            .map(|n| n.notation)
     }
 }
 

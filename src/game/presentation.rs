@@ -6,11 +6,20 @@
 use super::text::choose;
 use super::{Game, UnknownChoice};
 
+/// What a diagram can show besides the position, on request (Mentula's `reach`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiagramLayer {
+    /// The name clients ask for it by: `reach`.
+    pub name: &'static str,
+    /// What it shows, for people.
+    pub help: &'static str,
+}
+
 /// A game's positions drawn for people, implemented in each game's folder next to its
 /// drawing code.
 pub trait Presentation: Game {
-    /// What a diagram can show besides the position, on request (Mentula: `reach`).
-    const DIAGRAM_LAYERS: &'static [&'static str] = &[];
+    /// The layers a diagram can draw besides the position, on request.
+    const DIAGRAM_LAYERS: &'static [DiagramLayer] = &[];
 
     /// The places a person points at to make a legal move, named as the SVG diagram's
     /// ids name them (`sq-<place>`, `pit-<place>`): where the move starts first, where
@@ -25,7 +34,7 @@ pub trait Presentation: Game {
     /// `sq-<name>`, pits `pit-<letter>`, men of class `man`); no line is blank.
     fn diagram_svg(&self, last: Option<Self::Move>) -> String;
 
-    /// [`Presentation::diagram_svg`] with `layers` drawn too, each one of
+    /// [`Presentation::diagram_svg`] with `layers` drawn too, each the name of one of
     /// [`Presentation::DIAGRAM_LAYERS`] (the caller checks).
     fn diagram_svg_with(&self, last: Option<Self::Move>, layers: &[&str]) -> String {
         let _ = layers;
@@ -38,8 +47,9 @@ pub trait Presentation: Game {
 pub fn diagram_layers<G: Presentation>(
     asked: &[impl AsRef<str>],
 ) -> Result<Vec<&'static str>, UnknownChoice> {
+    let known: Vec<&'static str> = G::DIAGRAM_LAYERS.iter().map(|l| l.name).collect();
     asked
         .iter()
-        .map(|layer| choose("diagram layer", G::NAME, G::DIAGRAM_LAYERS, layer.as_ref()))
+        .map(|layer| choose("diagram layer", G::NAME, &known, layer.as_ref()))
         .collect()
 }

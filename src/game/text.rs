@@ -66,7 +66,7 @@ pub fn in_words(items: &[&str]) -> String {
 pub fn choose(
     kind: &'static str,
     game: &'static str,
-    known: &'static [&'static str],
+    known: &[&'static str],
     asked: &str,
 ) -> Result<&'static str, UnknownChoice> {
     known
@@ -77,6 +77,6 @@ pub fn choose(
             kind,
             game,
             name: quoted(asked),
-            known,
+            known: known.to_vec(),
         })
 }

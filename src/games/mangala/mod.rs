@@ -21,24 +21,44 @@ pub use position::{BOARD_EMPTY, Move, PLY_LIMIT, Position, REPETITION, Rules};
 pub use text::Notation;
 
 use crate::game::{
-    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, Presentation,
-    RuleOption, parse_limit,
+    Descriptor, Game, MoveError, NamedNotation, OptionError, Outcome, Player, PositionError,
+    Presentation, RuleOption, Seat, parse_limit, seat_names,
 };
+
+/// The players, each with the colour of its row's side of the board.
+const SEATS: [Seat; 2] = [
+    Seat {
+        name: "south",
+        colour: "#d9a066",
+    },
+    Seat {
+        name: "north",
+        colour: "#5a3a1a",
+    },
+];
 
 impl Game for Position {
     type Move = Move;
     type Notation = Notation;
 
     const NAME: &'static str = "mangala";
-    const PLAYERS: &'static [&'static str] = &["south", "north"];
-    const NOTATIONS: &'static [(&'static str, Notation)] =
-        &[("letter", Notation::Letter), ("number", Notation::Number)];
+    const PLAYERS: &'static [&'static str] = &seat_names(&SEATS);
+    const NOTATIONS: &'static [NamedNotation<Notation>] = &[
+        NamedNotation {
+            name: "letter",
+            title: "pit letters",
+            notation: Notation::Letter,
+        },
+        NamedNotation {
+            name: "number",
+            title: "pit numbers",
+            notation: Notation::Number,
+        },
+    ];
 
     const DESCRIPTOR: Descriptor = Descriptor {
         title: "Mangala II",
-        colours: &["#d9a066", "#5a3a1a"],
-        notation_titles: &["pit letters", "pit numbers"],
-        layer_help: &[],
+        seats: &SEATS,
         board: (6, 2),
         reading_notation: 0,
         record_notation: 0,

@@ -28,8 +28,8 @@ pub use position::{
 };
 
 use crate::game::{
-    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, Presentation,
-    RuleOption, parse_limit,
+    Descriptor, DiagramLayer, Game, MoveError, NamedNotation, OptionError, Outcome, Player,
+    PositionError, Presentation, RuleOption, parse_limit,
 };
 
 impl Game for Position {
@@ -38,20 +38,27 @@ impl Game for Position {
 
     const NAME: &'static str = "mentula";
     const PLAYERS: &'static [&'static str] = &board::NAMES;
-    const NOTATIONS: &'static [(&'static str, Notation)] = &[
-        ("full", Notation::Full),
-        ("short", Notation::Short),
-        ("compact", Notation::Compact),
+    const NOTATIONS: &'static [NamedNotation<Notation>] = &[
+        NamedNotation {
+            name: "full",
+            title: "full",
+            notation: Notation::Full,
+        },
+        NamedNotation {
+            name: "short",
+            title: "short",
+            notation: Notation::Short,
+        },
+        NamedNotation {
+            name: "compact",
+            title: "compact",
+            notation: Notation::Compact,
+        },
     ];
 
     const DESCRIPTOR: Descriptor = Descriptor {
         title: "Mentula",
-        colours: &svg::MEN_FILLS,
-        notation_titles: &["full", "short", "compact"],
-        layer_help: &[
-            "a dot in a player's colour on every square that player can reach; \
-            a square reached by several players is outlined. What a player reaches is what it scores.",
-        ],
+        seats: &board::SEATS,
         board: (8, 8),
         reading_notation: 0,
         record_notation: 0,
@@ -189,7 +196,11 @@ impl Game for Position {
 
 impl Presentation for Position {
     /// `reach`: the squares each player can reach, shared ones outlined.
-    const DIAGRAM_LAYERS: &'static [&'static str] = &["reach"];
+    const DIAGRAM_LAYERS: &'static [DiagramLayer] = &[DiagramLayer {
+        name: "reach",
+        help: "a dot in a player's colour on every square that player can reach; \
+            a square reached by several players is outlined. What a player reaches is what it scores.",
+    }];
 
     fn diagram(&self) -> String {
         crate::square_board::diagram(

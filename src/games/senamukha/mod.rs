@@ -33,27 +33,49 @@ pub use position::{
 };
 
 use crate::game::{
-    CecpVariant, Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError,
-    Presentation, RuleOption, parse_limit,
+    CecpVariant, Descriptor, Game, MoveError, NamedNotation, OptionError, Outcome, Player,
+    PositionError, Presentation, RuleOption, Seat, parse_limit, seat_names,
 };
+
+/// The players, each with the colour its men are drawn in.
+const SEATS: [Seat; 2] = [
+    Seat {
+        name: "white",
+        colour: "#ffffff",
+    },
+    Seat {
+        name: "black",
+        colour: "#1a1a1a",
+    },
+];
 
 impl Game for Position {
     type Move = Move;
     type Notation = Notation;
 
     const NAME: &'static str = "senamukha";
-    const PLAYERS: &'static [&'static str] = &["white", "black"];
-    const NOTATIONS: &'static [(&'static str, Notation)] = &[
-        ("coordinate", Notation::Coordinate),
-        ("long", Notation::Long),
-        ("san", Notation::San),
+    const PLAYERS: &'static [&'static str] = &seat_names(&SEATS);
+    const NOTATIONS: &'static [NamedNotation<Notation>] = &[
+        NamedNotation {
+            name: "coordinate",
+            title: "coordinates",
+            notation: Notation::Coordinate,
+        },
+        NamedNotation {
+            name: "long",
+            title: "long form (the seed's)",
+            notation: Notation::Long,
+        },
+        NamedNotation {
+            name: "san",
+            title: "SAN",
+            notation: Notation::San,
+        },
     ];
 
     const DESCRIPTOR: Descriptor = Descriptor {
         title: "Sena-Mukha",
-        colours: &["#ffffff", "#1a1a1a"],
-        notation_titles: &["coordinates", "long form (the seed's)", "SAN"],
-        layer_help: &[],
+        seats: &SEATS,
         board: (11, 11),
         // SAN, as chess tools read it.
         reading_notation: 1,
