@@ -31,8 +31,8 @@ pub struct Descriptor {
     /// under which UCI and UGI serve the game; `None`: they do not (more than two
     /// players).
     pub uci_template: Option<&'static str>,
-    /// How CECP describes the game to XBoard; `None`: CECP does not serve it.
-    pub cecp: Option<CecpVariant>,
+    /// How XBoard draws and moves the game's men; `None`: CECP does not serve the game.
+    pub xboard: Option<XboardPieces>,
     /// Every reason the game can end for.
     pub end_reasons: &'static [EndReason],
     /// The scores of an [`Outcome`](super::Outcome) count in units of 1 /
@@ -72,10 +72,13 @@ pub struct NamedNotation<N> {
     pub notation: N,
 }
 
-/// A game as CECP describes it to XBoard: the `setup` piece table (XBoard's piece
-/// slots, `.` for unused ones) and the `piece` lines for the moves XBoard cannot know.
+/// How XBoard draws and moves a game's men, for the CECP front end
+/// (`protocol/cecp.rs`), which turns it into `setup` and `piece` lines. A plain record
+/// here, so that the games describe themselves without depending on a front end.
 #[derive(Clone, Copy, Debug)]
-pub struct CecpVariant {
+pub struct XboardPieces {
+    /// The game's men in XBoard's piece slots, `.` for unused slots.
     pub piece_table: &'static str,
+    /// The moves XBoard cannot know, in Betza notation, one `piece` line each.
     pub piece_moves: &'static [&'static str],
 }

@@ -29,7 +29,7 @@
 //! The rest of what the games share, one file each:
 //! - `presentation`: [`Presentation`], positions drawn for people (text, SVG, layers);
 //! - `descriptor`: [`Descriptor`], what front ends need beyond the rules, and its
-//!   records ([`Seat`], [`NamedNotation`], [`CecpVariant`]);
+//!   records ([`Seat`], [`NamedNotation`], [`XboardPieces`]);
 //! - `outcome`: [`EndReason`], [`Outcome`], scores, and [`next_turn`];
 //! - `error`: the refusals of positions, moves, options and choices;
 //! - `rule_option`: [`RuleOption`], the rules' options, and [`parse_limit`];
@@ -46,7 +46,7 @@ mod text;
 
 use std::fmt;
 
-pub use descriptor::{CecpVariant, Descriptor, NamedNotation, Seat, seat_names};
+pub use descriptor::{Descriptor, NamedNotation, Seat, XboardPieces, seat_names};
 pub use error::{MoveError, OptionError, PositionError, PositionFault, UnknownChoice};
 pub use outcome::{EndReason, Outcome, Verdict, next_turn, score_text, score_value};
 pub use presentation::{DiagramLayer, Presentation, diagram_layers};

@@ -64,7 +64,7 @@ impl Game for Position {
         record_notation: 0,
         record_tags: false,
         uci_template: Some("mancala"),
-        cecp: None,
+        xboard: None,
         end_reasons: position::END_REASONS,
         score_units: 1,
     };

@@ -65,7 +65,7 @@ impl Game for Position {
         record_tags: false,
         // Four players: none of the dialects has more than two.
         uci_template: None,
-        cecp: None,
+        xboard: None,
         end_reasons: position::END_REASONS,
         score_units: reach::SCORE_UNITS,
     };

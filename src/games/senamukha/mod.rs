@@ -33,8 +33,8 @@ pub use position::{
 };
 
 use crate::game::{
-    CecpVariant, Descriptor, Game, MoveError, NamedNotation, OptionError, Outcome, Player,
-    PositionError, Presentation, RuleOption, Seat, parse_limit, seat_names,
+    Descriptor, Game, MoveError, NamedNotation, OptionError, Outcome, Player, PositionError,
+    Presentation, RuleOption, Seat, XboardPieces, parse_limit, seat_names,
 };
 
 /// The players, each with the colour its men are drawn in.
@@ -82,7 +82,7 @@ impl Game for Position {
         record_notation: 2,
         record_tags: true,
         uci_template: Some("fairy"),
-        cecp: Some(CecpVariant {
+        xboard: Some(XboardPieces {
             // XBoard's piece slots filled with Sena-Mukha's men: Pawn, Knight, Rook, the
             // Elephant in the Alfil's slot (drawn as an elephant), King.
             piece_table: "PN.R..EKpn.r..ek",
