@@ -70,7 +70,7 @@ fn run_game<G: Play>(
             result.info.nodes,
             result
                 .best_move
-                .map(|m| position.format_move(m, G::NOTATIONS[0].1))
+                .map(|m| position.format_move(m, G::NOTATIONS[0].notation))
                 .unwrap_or_else(|| "none".into())
         )?;
     }

@@ -10,7 +10,8 @@
 //! assert_eq!(position.fen(), "6,6,6,6,6,0/7,7,7,7,7,7 N 0 0"); // six for North
 //! ```
 //!
-//! - [`game`]: what every game offers ([`game::Game`]) and the types they share;
+//! - [`game`]: what every game offers: its rules ([`game::Game`]), its drawings
+//!   ([`game::Presentation`]), its [`game::Descriptor`] and the types they share;
 //! - [`games`]: the games, one folder each, and the registry that lists them;
 //! - [`search`]: the searches, which know no game;
 //! - [`perft`], [`record`]: counting move trees, reading and writing game records;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use ludus::game::Game;
+use ludus::game::{Game, Presentation};
 use ludus::games::{mangala, mentula, senamukha};
 
 fn parse(svg: &str) -> roxmltree::Document<'_> {

@@ -52,7 +52,7 @@ fn search(fen: &str, limits: Limits) -> (Option<String>, Score, u32) {
     let result = senamukha::Position::think(&mut engine, &mut position, &limits, &mut |_| {});
     let best = result
         .best_move
-        .map(|m| position.format_move(m, senamukha::Position::NOTATIONS[0].1));
+        .map(|m| position.format_move(m, senamukha::Position::NOTATIONS[0].notation));
     (best, result.info.scores[0], result.info.depth)
 }
 

@@ -96,7 +96,7 @@ fn survives_garbage<G: Game>(seed: u64, records: &[&str]) {
     start.legal_moves(&mut moves);
     for _ in 0..5_000 {
         let mv = moves[rng.below(moves.len())];
-        let notation = G::NOTATIONS[rng.below(G::NOTATIONS.len())].1;
+        let notation = G::NOTATIONS[rng.below(G::NOTATIONS.len())].notation;
         let text = mutate(&mut rng, &start.format_move(mv, notation));
         if let Ok(mv) = start.parse_move(&text) {
             let mut copy = start.clone();

@@ -1,7 +1,7 @@
 //! The seed's three Sena-Mukha games and its side line, replayed through the record
 //! reader, and records written by ludus read back.
 
-use ludus::game::{Game, OptionError};
+use ludus::game::{Game, NamedNotation, OptionError};
 use ludus::games::senamukha;
 use ludus::games::senamukha::{Notation, Position};
 use ludus::record::{self, Replay};
@@ -64,7 +64,7 @@ fn all_383_half_moves_of_the_seed_games_are_legal() {
 fn written_records_replay_to_the_same_game_in_every_notation() {
     for n in 1..=3 {
         let original = replay(&game(n));
-        for (_, notation) in Position::NOTATIONS {
+        for NamedNotation { notation, .. } in Position::NOTATIONS {
             let text = record::write(
                 &Position::start(),
                 &original.moves,

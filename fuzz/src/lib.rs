@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use ludus::game::Game;
+use ludus::game::{Game, NamedNotation};
 use ludus::games::{self, Play, Visitor};
 
 /// The game an input's first byte chooses, and the rest of the input as text.
@@ -30,7 +30,7 @@ fn check_moves_of<G: Game>(position: &G) {
     let mut p = position.clone();
     let hash = p.hash();
     for &mv in &moves {
-        for &(_, notation) in G::NOTATIONS {
+        for &NamedNotation { notation, .. } in G::NOTATIONS {
             let text = p.format_move(mv, notation);
             assert_eq!(p.read_move(&text), Ok(mv), "{text} in {}", p.fen());
         }
@@ -83,7 +83,7 @@ pub fn check_move(game: &str, seed: u8, text: &str) {
             };
             position.legal_moves(&mut moves);
             assert!(moves.contains(&mv), "{:?} read as an illegal move", self.1);
-            for &(_, notation) in G::NOTATIONS {
+            for &NamedNotation { notation, .. } in G::NOTATIONS {
                 let printed = position.format_move(mv, notation);
                 assert_eq!(position.read_move(&printed), Ok(mv), "{printed}");
             }
@@ -102,7 +102,7 @@ pub fn check_record(game: &str, text: &str) {
             let Ok(replay) = ludus::record::replay(G::start(), self.0) else {
                 return;
             };
-            for &(name, notation) in G::NOTATIONS {
+            for &NamedNotation { name, notation, .. } in G::NOTATIONS {
                 let written = ludus::record::write(&G::start(), &replay.moves, None, notation);
                 let again = ludus::record::replay(G::start(), &written)
                     .unwrap_or_else(|e| panic!("{written:?} ({name}), from {:?}: {e}", self.0));

@@ -30,7 +30,7 @@ impl GameCommand for Args {
             return Err(Refusal::DivideAtDepthZero.into());
         }
         let mut position: G = self.line.position()?;
-        let canonical = G::NOTATIONS[0].1;
+        let canonical = G::NOTATIONS[0].notation;
         let started = Instant::now();
         let total = if self.divide {
             let mut total = 0;

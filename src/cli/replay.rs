@@ -30,7 +30,7 @@ impl GameCommand for Args {
             ludus::record::read_text(opened).map_err(|e| CliError::in_file(file, e))?
         };
         let replay = ludus::record::replay(start.clone(), &text)?;
-        let canonical = G::NOTATIONS[0].1;
+        let canonical = G::NOTATIONS[0].notation;
         let mut position = start;
         for &mv in &replay.moves {
             println!("{}", position.format_move(mv, canonical));

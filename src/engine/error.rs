@@ -6,7 +6,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::table::TableError;
-use crate::game::{MoveError, OptionError, quoted};
+use crate::game::{MoveError, OptionError, quote, quoted};
 
 /// A refusal at the engine's boundary.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,17 +102,6 @@ impl From<OptionError> for EngineError {
     fn from(e: OptionError) -> Self {
         EngineError::OptionValue(e)
     }
-}
-
-/// A user's text in double quotes, as every refusal quotes it (see [`quoted`]).
-pub fn quote(text: &str) -> String {
-    // Escaped once: `{:?}` escapes the control characters, quotes and backslashes.
-    let shown: String = text.chars().take(crate::game::QUOTED_CHARS).collect();
-    let mut quote = format!("{shown:?}");
-    if text.chars().nth(crate::game::QUOTED_CHARS).is_some() {
-        quote.insert(quote.len() - 1, '…');
-    }
-    quote
 }
 
 /// Why a search limit was refused.

@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use crate::options::{OptionKind, OptionSpec};
-pub use error::{CountStopped, EngineError, LimitError, LimitReached, quote};
+pub use error::{CountStopped, EngineError, LimitError, LimitReached};
 pub use go::{MAX_MATE_MOVES, MAX_PLAYERS, SearchRequest, count, depth, mate, millis};
 pub use options::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, HASH, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,

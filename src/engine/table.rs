@@ -5,7 +5,9 @@ use std::sync::atomic::AtomicBool;
 
 use std::fmt;
 
-use crate::game::{Descriptor, MoveError, OptionError, Outcome, PositionError, UnknownChoice};
+use crate::game::{
+    Descriptor, MoveError, OptionError, Outcome, PositionError, Presentation, UnknownChoice,
+};
 use crate::games::{self, Play};
 use crate::record::{self, RecordError};
 use crate::search::{Info, Limits, MemoryError, OptionValue, Searchable};
@@ -122,7 +124,7 @@ pub trait Table: Send {
     fn undo(&mut self, n: usize) -> Result<(), TableError>;
     fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError>;
     /// Every legal move in the canonical notation with the places a person points at
-    /// to make it ([`crate::game::Game::move_places`]); none once the game is over.
+    /// to make it ([`crate::game::Presentation::move_places`]); none once the game is over.
     fn legal_places(&self) -> Vec<(String, Vec<String>)>;
     fn fen(&self) -> String;
     /// The position in a form the game names (`fen`, Mentula's `list`).
@@ -223,17 +225,17 @@ impl<G: Searchable> TableOf<G> {
 
     fn notation(name: Option<&str>) -> Result<G::Notation, TableError> {
         match name {
-            None => Ok(G::NOTATIONS[0].1),
+            None => Ok(G::NOTATIONS[0].notation),
             Some(n) => G::notation_named(n).ok_or_else(|| TableError::Notation {
                 game: G::NAME,
                 name: n.to_string(),
-                known: G::NOTATIONS.iter().map(|(n, _)| *n).collect(),
+                known: G::NOTATIONS.iter().map(|n| n.name).collect(),
             }),
         }
     }
 }
 
-impl<G: Searchable + Send + 'static> Table for TableOf<G>
+impl<G: Searchable + Presentation + Send + 'static> Table for TableOf<G>
 where
     G::Engine: Send,
     G::Move: Send,
@@ -290,7 +292,7 @@ where
 
     fn play(&mut self, text: &str) -> Result<String, TableError> {
         let mv = self.position.parse_move(text).map_err(TableError::Move)?;
-        let canonical = self.position.format_move(mv, G::NOTATIONS[0].1);
+        let canonical = self.position.format_move(mv, G::NOTATIONS[0].notation);
         self.position.play(mv);
         self.moves.push(mv);
         Ok(canonical)
@@ -298,7 +300,7 @@ where
 
     fn canonical_move(&self, text: &str) -> Result<String, TableError> {
         let mv = self.position.parse_move(text).map_err(TableError::Move)?;
-        Ok(self.position.format_move(mv, G::NOTATIONS[0].1))
+        Ok(self.position.format_move(mv, G::NOTATIONS[0].notation))
     }
 
     fn undo(&mut self, n: usize) -> Result<(), TableError> {
@@ -337,7 +339,7 @@ where
         moves
             .iter()
             .map(|&m| {
-                let canonical = self.position.format_move(m, G::NOTATIONS[0].1);
+                let canonical = self.position.format_move(m, G::NOTATIONS[0].notation);
                 (canonical, self.position.move_places(m))
             })
             .collect()
@@ -389,7 +391,7 @@ where
         Some(
             counted
                 .into_iter()
-                .map(|(m, n)| (self.position.format_move(m, G::NOTATIONS[0].1), n))
+                .map(|(m, n)| (self.position.format_move(m, G::NOTATIONS[0].notation), n))
                 .collect(),
         )
     }
@@ -481,7 +483,7 @@ where
         let result = G::think(&mut self.engine, &mut position, limits, report);
         result
             .best_move
-            .map(|m| self.position.format_move(m, G::NOTATIONS[0].1))
+            .map(|m| self.position.format_move(m, G::NOTATIONS[0].notation))
     }
 
     fn is_over(&self) -> bool {

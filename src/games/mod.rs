@@ -18,21 +18,25 @@
 //! ```
 //!
 //! Adding a game: a folder here with its position type `Position` (implementing
-//! [`crate::game::Game`], its [`crate::game::Descriptor`] included) and its search
+//! [`crate::game::Game`], its [`crate::game::Descriptor`] included, and
+//! [`crate::game::Presentation`]) and its search
 //! ([`crate::search::Searchable`]), then its folder's name in the `registry!` list.
 
-use crate::game::Game;
+use crate::game::{Game, Presentation};
 use crate::search::Searchable;
 
 pub mod mangala;
 pub mod mentula;
 pub mod senamukha;
 
-/// What every registered game is: searchable, and movable to a work thread with its
-/// engine.
-pub trait Play: Searchable<Engine: Send> + Game<Move: Send> + Send + 'static {}
+/// What every registered game is: searchable, drawable, and movable to a work thread
+/// with its engine.
+pub trait Play:
+    Searchable<Engine: Send> + Game<Move: Send> + Presentation + Send + 'static
+{
+}
 
-impl<G: Searchable<Engine: Send> + Game<Move: Send> + Send + 'static> Play for G {}
+impl<G: Searchable<Engine: Send> + Game<Move: Send> + Presentation + Send + 'static> Play for G {}
 
 /// The games, in the order front ends list them: the one list from which both their
 /// names ([`NAMES`]) and the dispatch to their types ([`visit`]) come, so that adding a

@@ -272,16 +272,16 @@ impl Session {
     fn describe_variant(&mut self) {
         let table = self.engine.table();
         let descriptor = table.descriptor();
-        let Some(cecp) = descriptor.cecp else {
+        let Some(pieces) = descriptor.xboard else {
             return;
         };
         let (files, ranks) = descriptor.board;
         let start = table.start_fen();
         self.out.line(&format!(
             "setup ({}) {files}x{ranks}+0_fairy {start}",
-            cecp.piece_table
+            pieces.piece_table
         ));
-        for piece in cecp.piece_moves {
+        for piece in pieces.piece_moves {
             self.out.line(&format!("piece {piece}"));
         }
     }
@@ -744,7 +744,7 @@ impl Session {
 
 /// Serves CECP on the lines after the first (`xboard`, already read).
 pub fn serve(lines: Receiver<Input>, out: Writer) {
-    let games = games_served(|d| d.cecp.is_some());
+    let games = games_served(|d| d.xboard.is_some());
     let mut session = Session {
         out,
         engine: Engine::new(games.clone(), OptionScope::CurrentGame, Bounds::default()),

@@ -70,15 +70,15 @@ impl games::Visitor for Describe {
             format!("title {}", d.title),
             format!("board {} {}", d.board.0, d.board.1),
         ];
-        for (player, colour) in G::PLAYERS.iter().zip(d.colours) {
-            lines.push(format!("player {player} {colour}"));
+        for seat in d.seats {
+            lines.push(format!("player {} {}", seat.name, seat.colour));
         }
-        for ((name, _), title) in G::NOTATIONS.iter().zip(d.notation_titles) {
-            lines.push(format!("notation {name} {title}"));
+        for notation in G::NOTATIONS {
+            lines.push(format!("notation {} {}", notation.name, notation.title));
         }
-        lines.push(format!("reading {}", G::NOTATIONS[d.reading_notation].0));
-        for (layer, help) in G::DIAGRAM_LAYERS.iter().zip(d.layer_help) {
-            lines.push(format!("layer {layer} {help}"));
+        lines.push(format!("reading {}", G::NOTATIONS[d.reading_notation].name));
+        for layer in G::DIAGRAM_LAYERS {
+            lines.push(format!("layer {} {}", layer.name, layer.help));
         }
         lines.join("\n")
     }

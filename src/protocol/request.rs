@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::engine::{EngineError, TableError, quote};
-use crate::game::quoted;
+use crate::engine::{EngineError, TableError};
+use crate::game::{quote, quoted};
 
 use nom::{
     IResult, Parser,

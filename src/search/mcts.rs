@@ -141,7 +141,7 @@ pub fn search<G: MultiPlayerGame>(
     }
     let mut budget = Budget::new(&limits);
     let players = G::PLAYERS.len();
-    let canonical = G::NOTATIONS[0].1;
+    let canonical = G::NOTATIONS[0].notation;
     let mut root_moves = Vec::new();
     position.legal_moves(&mut root_moves);
     // Only the moves asked for, when some are (and any of them is legal).
@@ -316,7 +316,7 @@ fn root_lines<G: MultiPlayerGame>(
     budget: &Budget,
     lines: usize,
 ) -> Vec<Info> {
-    let canonical = G::NOTATIONS[0].1;
+    let canonical = G::NOTATIONS[0].notation;
     // Most visited first; among equals the later child, as `max_by_key` chooses.
     let mut ranked: Vec<(usize, u32)> = children(tree, 0)
         .collect::<Vec<_>>()

@@ -14,7 +14,7 @@
 //! let result = Position::think(&mut engine, &mut position, &limits, &mut |_| {});
 //! assert_eq!(result.info.depth, 3);
 //! assert!(position.parse_move(&position.format_move(result.best_move.unwrap(),
-//!     Position::NOTATIONS[0].1)).is_ok());
+//!     Position::NOTATIONS[0].notation)).is_ok());
 //! ```
 
 pub mod datagen;

@@ -101,7 +101,7 @@ impl Searcher {
         self.nodes = 0;
         self.stopped = false;
         let root = position.to_move();
-        let canonical = G::NOTATIONS[0].1;
+        let canonical = G::NOTATIONS[0].notation;
         let mut moves = Vec::new();
         position.legal_moves(&mut moves);
         // Only the moves asked for, when some are (and any of them is legal).

@@ -462,7 +462,7 @@ impl<M: Copy + Send> Searcher<M> {
         self.tt.new_search();
         self.main.begin();
         self.helpers.iter_mut().for_each(Thread::begin);
-        let canonical = G::NOTATIONS[0].1;
+        let canonical = G::NOTATIONS[0].notation;
         let mut root_moves = Vec::new();
         position.legal_moves(&mut root_moves);
         // Only the moves asked for, when some are (and any of them is legal).
@@ -669,7 +669,7 @@ impl<M: Copy> Thread<M> {
         self.root_move_told = Some(elapsed);
         (tell.0)(
             self.root_depth as u32,
-            &position.format_move(mv, G::NOTATIONS[0].1),
+            &position.format_move(mv, G::NOTATIONS[0].notation),
             number,
         );
     }

@@ -196,7 +196,7 @@ pub const OPENING_TRIES: usize = 20;
 /// fewer such lines.
 pub fn random_openings<G: Game>(plies: usize, count: usize, seed: u64) -> Vec<String> {
     let mut rng = crate::game::Rng(seed.max(1));
-    let canonical = G::NOTATIONS[0].1;
+    let canonical = G::NOTATIONS[0].notation;
     let mut openings = Vec::new();
     let mut moves = Vec::new();
     for _ in 0..count.saturating_mul(OPENING_TRIES) {
@@ -452,7 +452,7 @@ pub fn game_record<G: Game>(summary: &GameSummary, config: &MatchConfig) -> Stri
         }
         header.push('\n');
     }
-    let notation = G::NOTATIONS[G::DESCRIPTOR.record_notation].1;
+    let notation = G::NOTATIONS[G::DESCRIPTOR.record_notation].notation;
     let mut text = record::write(&start, &moves, None, notation);
     let text_end = text.trim_end().len();
     text.truncate(text_end);

@@ -236,7 +236,7 @@ pub fn play<G: Game>(
     engines: &mut [&mut EngineProcess],
     settings: &Settings,
 ) -> Played {
-    let canonical = G::NOTATIONS[0].1;
+    let canonical = G::NOTATIONS[0].notation;
     let start_text = start.fen();
     let mut position = start.clone();
     let mut moves = Vec::new();

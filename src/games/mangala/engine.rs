@@ -266,7 +266,7 @@ impl Searchable for Position {
         match from_table {
             Some((mv, line, value)) => {
                 let budget = Budget::new(limits);
-                let canonical = Position::NOTATIONS[0].1;
+                let canonical = Position::NOTATIONS[0].notation;
                 let mut p = position.clone();
                 let pv = line
                     .iter()

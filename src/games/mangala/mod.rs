@@ -22,30 +22,51 @@ pub use position::{BOARD_EMPTY, Move, PLY_LIMIT, Position, REPETITION, Rules};
 pub use text::Notation;
 
 use crate::game::{
-    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, parse_limit,
+    Descriptor, Game, MoveError, NamedNotation, OptionError, Outcome, Player, PositionError,
+    Presentation, Seat, parse_limit, seat_names,
 };
 use crate::options::OptionSpec;
+
+/// The players, each with the colour of its row's side of the board.
+const SEATS: [Seat; 2] = [
+    Seat {
+        name: "south",
+        colour: "#d9a066",
+    },
+    Seat {
+        name: "north",
+        colour: "#5a3a1a",
+    },
+];
 
 impl Game for Position {
     type Move = Move;
     type Notation = Notation;
 
     const NAME: &'static str = "mangala";
-    const PLAYERS: &'static [&'static str] = &["south", "north"];
-    const NOTATIONS: &'static [(&'static str, Notation)] =
-        &[("letter", Notation::Letter), ("number", Notation::Number)];
+    const PLAYERS: &'static [&'static str] = &seat_names(&SEATS);
+    const NOTATIONS: &'static [NamedNotation<Notation>] = &[
+        NamedNotation {
+            name: "letter",
+            title: "pit letters",
+            notation: Notation::Letter,
+        },
+        NamedNotation {
+            name: "number",
+            title: "pit numbers",
+            notation: Notation::Number,
+        },
+    ];
 
     const DESCRIPTOR: Descriptor = Descriptor {
         title: "Mangala II",
-        colours: &["#d9a066", "#5a3a1a"],
-        notation_titles: &["pit letters", "pit numbers"],
-        layer_help: &[],
+        seats: &SEATS,
         board: (6, 2),
         reading_notation: 0,
         record_notation: 0,
         record_tags: false,
         uci_template: Some("mancala"),
-        cecp: None,
+        xboard: None,
         end_reasons: position::END_REASONS,
         score_units: 1,
     };
@@ -126,6 +147,21 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         text::parse_move(self, text)
     }
+    fn format_move(&self, mv: Move, notation: Notation) -> String {
+        text::format_move(mv, notation)
+    }
+    fn describe_outcome(outcome: &Outcome) -> String {
+        format!(
+            "{} ({}; south {}, north {})",
+            outcome.verdict(Self::PLAYERS),
+            outcome.reason,
+            outcome.scores[0],
+            outcome.scores[1]
+        )
+    }
+}
+
+impl Presentation for Position {
     fn diagram(&self) -> String {
         // North's row is drawn right to left, so sowing runs counter-clockwise.
         let pits = self.pits();
@@ -136,7 +172,7 @@ impl Game for Position {
             "      f  e  d  c  b  a\nNorth{north}   captured {}\nSouth{south}   captured {}\n      A  B  C  D  E  F\n{} to move",
             self.captured(1),
             self.captured(0),
-            ["south", "north"][Position::to_move(self)]
+            Self::PLAYERS[Position::to_move(self)]
         )
     }
 
@@ -144,19 +180,7 @@ impl Game for Position {
         svg::diagram(self, last)
     }
 
-    fn format_move(&self, mv: Move, notation: Notation) -> String {
-        text::format_move(mv, notation)
-    }
     fn move_places(&self, mv: Move) -> Vec<String> {
         vec![text::pit_letter(usize::from(mv.0)).to_string()]
-    }
-    fn describe_outcome(outcome: &Outcome) -> String {
-        format!(
-            "{} ({}; south {}, north {})",
-            outcome.verdict(Self::PLAYERS),
-            outcome.reason,
-            outcome.scores[0],
-            outcome.scores[1]
-        )
     }
 }

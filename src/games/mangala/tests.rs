@@ -4,9 +4,9 @@
 use super::position::{Move, PITS, Position, sow};
 use super::reference::{self, Board};
 use super::text::{self, Notation};
-use crate::game::Game;
 use crate::game::Rng;
 use crate::game::testing::assert_refused;
+use crate::game::{Game, NamedNotation};
 
 fn position(text: &str) -> Position {
     Position::from_fen(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -353,7 +353,7 @@ fn written_records_of_whole_games_replay_with_their_passes() {
                 passes += 1;
             }
         }
-        for (_, notation) in Position::NOTATIONS {
+        for NamedNotation { notation, .. } in Position::NOTATIONS {
             let text = crate::record::write(&start, &moves, None, *notation);
             let r = crate::record::replay(start.clone(), &text)
                 .unwrap_or_else(|e| panic!("{e}\n{text}"));

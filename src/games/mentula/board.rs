@@ -4,6 +4,8 @@
 //! A square's colour is the pair (file parity, rank parity), so there are four colours
 //! and a jump never changes a piece's colour.
 
+use crate::game::{Seat, seat_names};
+
 /// Board width and height.
 pub const SIZE: usize = 8;
 /// Number of squares.
@@ -38,8 +40,27 @@ impl Square {
 /// Iterates over the squares of a bitboard, lowest first.
 pub type Squares = crate::square_board::Squares<Bitboard, SIZE>;
 
+/// The players in turn order, each with the colour its men are drawn in.
+pub const SEATS: [Seat; PLAYERS] = [
+    Seat {
+        name: "white",
+        colour: "#ffffff",
+    },
+    Seat {
+        name: "yellow",
+        colour: "#f2c919",
+    },
+    Seat {
+        name: "red",
+        colour: "#d62828",
+    },
+    Seat {
+        name: "magenta",
+        colour: "#b0198a",
+    },
+];
 /// Player names in turn order, as the protocol and records print them.
-pub const NAMES: [&str; PLAYERS] = ["white", "yellow", "red", "magenta"];
+pub const NAMES: [&str; PLAYERS] = seat_names(&SEATS);
 /// The seed's capitalised names, used by the list form of positions.
 pub const TITLES: [&str; PLAYERS] = ["White", "Yellow", "Red", "Magenta"];
 /// Board letters of the players' pieces.

@@ -28,7 +28,8 @@ pub use position::{
 };
 
 use crate::game::{
-    Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError, parse_limit,
+    Descriptor, DiagramLayer, Game, MoveError, NamedNotation, OptionError, Outcome, Player,
+    PositionError, Presentation, parse_limit,
 };
 use crate::options::OptionSpec;
 
@@ -38,27 +39,34 @@ impl Game for Position {
 
     const NAME: &'static str = "mentula";
     const PLAYERS: &'static [&'static str] = &board::NAMES;
-    const NOTATIONS: &'static [(&'static str, Notation)] = &[
-        ("full", Notation::Full),
-        ("short", Notation::Short),
-        ("compact", Notation::Compact),
+    const NOTATIONS: &'static [NamedNotation<Notation>] = &[
+        NamedNotation {
+            name: "full",
+            title: "full",
+            notation: Notation::Full,
+        },
+        NamedNotation {
+            name: "short",
+            title: "short",
+            notation: Notation::Short,
+        },
+        NamedNotation {
+            name: "compact",
+            title: "compact",
+            notation: Notation::Compact,
+        },
     ];
 
     const DESCRIPTOR: Descriptor = Descriptor {
         title: "Mentula",
-        colours: &svg::MEN_FILLS,
-        notation_titles: &["full", "short", "compact"],
-        layer_help: &[
-            "a dot in a player's colour on every square that player can reach; \
-            a square reached by several players is outlined. What a player reaches is what it scores.",
-        ],
+        seats: &board::SEATS,
         board: (8, 8),
         reading_notation: 0,
         record_notation: 0,
         record_tags: false,
         // Four players: none of the dialects has more than two.
         uci_template: None,
-        cecp: None,
+        xboard: None,
         end_reasons: position::END_REASONS,
         score_units: reach::SCORE_UNITS,
     };
@@ -153,36 +161,8 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         Position::parse_move(self, text)
     }
-    fn diagram(&self) -> String {
-        crate::square_board::diagram(
-            board::SIZE,
-            |file, rank| {
-                self.owner(board::Square::new(file, rank))
-                    .map(|p| board::LETTERS[p])
-            },
-            &format!(
-                "W white, Y yellow, R red, M magenta; {} to move",
-                board::NAMES[Position::to_move(self)]
-            ),
-        )
-    }
-
-    fn diagram_svg(&self, last: Option<Move>) -> String {
-        svg::diagram(self, last, false)
-    }
-
-    /// `reach`: the squares each player can reach, shared ones outlined.
-    const DIAGRAM_LAYERS: &'static [&'static str] = &["reach"];
-
-    fn diagram_svg_with(&self, last: Option<Move>, layers: &[&str]) -> String {
-        svg::diagram(self, last, layers.contains(&"reach"))
-    }
-
     fn format_move(&self, mv: Move, notation: Notation) -> String {
         Position::format_move(self, mv, notation)
-    }
-    fn move_places(&self, mv: Move) -> Vec<String> {
-        vec![mv.from.to_string(), mv.pivot.to_string(), mv.to.to_string()]
     }
     fn describe_outcome(outcome: &Outcome) -> String {
         let scores: Vec<String> = outcome
@@ -212,5 +192,40 @@ impl Game for Position {
             scores.join(", "),
             ranking.join(" > ")
         )
+    }
+}
+
+impl Presentation for Position {
+    /// `reach`: the squares each player can reach, shared ones outlined.
+    const DIAGRAM_LAYERS: &'static [DiagramLayer] = &[DiagramLayer {
+        name: "reach",
+        help: "a dot in a player's colour on every square that player can reach; \
+            a square reached by several players is outlined. What a player reaches is what it scores.",
+    }];
+
+    fn diagram(&self) -> String {
+        crate::square_board::diagram(
+            board::SIZE,
+            |file, rank| {
+                self.owner(board::Square::new(file, rank))
+                    .map(|p| board::LETTERS[p])
+            },
+            &format!(
+                "W white, Y yellow, R red, M magenta; {} to move",
+                board::NAMES[Position::to_move(self)]
+            ),
+        )
+    }
+
+    fn diagram_svg(&self, last: Option<Move>) -> String {
+        svg::diagram(self, last, false)
+    }
+
+    fn diagram_svg_with(&self, last: Option<Move>, layers: &[&str]) -> String {
+        svg::diagram(self, last, layers.contains(&"reach"))
+    }
+
+    fn move_places(&self, mv: Move) -> Vec<String> {
+        vec![mv.from.to_string(), mv.pivot.to_string(), mv.to.to_string()]
     }
 }

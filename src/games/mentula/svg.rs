@@ -4,15 +4,13 @@
 //! of the player's colour on every square the player can reach, the squares shared by
 //! several outlined), which is what the players score (protocol-spec/rules/mentula.md, M8).
 
-use super::board::{NAMES, PLAYERS, SIZE, Square};
+use super::board::{NAMES, PLAYERS, SEATS, SIZE, Square};
 use super::position::{Move, Position};
 use super::reach;
 use crate::square_board::{SvgBoard, svg_centre};
 
 /// The four square colours, by [`Square::colour`].
 const SQUARE_FILLS: [&str; 4] = ["#e8d8b0", "#b8d4b0", "#b0c4de", "#e0b8c8"];
-/// The players' colours, in turn order.
-pub(super) const MEN_FILLS: [&str; 4] = ["#ffffff", "#f2c919", "#d62828", "#b0198a"];
 /// The initials on the men, dark on the light men and light on the dark.
 const LETTER_FILLS: [&str; 4] = ["#222222", "#222222", "#ffffff", "#ffffff"];
 
@@ -48,7 +46,7 @@ pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> Str
                 // without their colours (red and magenta, for one).
                 format!(
                     "<circle cx=\"20\" cy=\"20\" r=\"14\" fill=\"{}\" stroke=\"#222222\" stroke-width=\"2\"/><text x=\"20\" y=\"25\" font-size=\"14\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
-                    MEN_FILLS[player],
+                    SEATS[player].colour,
                     LETTER_FILLS[player],
                     NAMES[player][..1].to_uppercase()
                 ),
@@ -107,7 +105,7 @@ fn reach_layer(position: &Position) -> String {
                     "<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\" stroke=\"#222222\" stroke-width=\"1\"/>",
                     x + 9 + 7 * i,
                     y + 36,
-                    MEN_FILLS[p]
+                    SEATS[p].colour
                 ));
             }
             out.push_str("</g>\n");

@@ -7,7 +7,7 @@ use super::position::{Move, Position};
 use super::reference::{self, Board};
 use crate::game::Rng;
 use crate::game::testing::assert_refused;
-use crate::game::{Game, Outcome};
+use crate::game::{Game, NamedNotation, Outcome};
 
 fn sq(name: &str) -> Square {
     Square::from_coords(name.chars().next().unwrap(), name[1..].parse().unwrap()).unwrap()
@@ -371,7 +371,7 @@ fn every_legal_move_round_trips_through_every_notation() {
             break;
         }
         for &mv in &list {
-            for (_, notation) in Position::NOTATIONS {
+            for NamedNotation { notation, .. } in Position::NOTATIONS {
                 let text = p.format_move(mv, *notation);
                 assert_eq!(p.parse_move(&text), Ok(mv), "{text}");
             }

@@ -33,35 +33,57 @@ pub use position::{
 };
 
 use crate::game::{
-    CecpVariant, Descriptor, Game, MoveError, OptionError, Outcome, Player, PositionError,
-    parse_limit,
+    Descriptor, Game, MoveError, NamedNotation, OptionError, Outcome, Player, PositionError,
+    Presentation, Seat, XboardPieces, parse_limit, seat_names,
 };
 use crate::options::OptionSpec;
+
+/// The players, each with the colour its men are drawn in.
+const SEATS: [Seat; 2] = [
+    Seat {
+        name: "white",
+        colour: "#ffffff",
+    },
+    Seat {
+        name: "black",
+        colour: "#1a1a1a",
+    },
+];
 
 impl Game for Position {
     type Move = Move;
     type Notation = Notation;
 
     const NAME: &'static str = "senamukha";
-    const PLAYERS: &'static [&'static str] = &["white", "black"];
-    const NOTATIONS: &'static [(&'static str, Notation)] = &[
-        ("coordinate", Notation::Coordinate),
-        ("long", Notation::Long),
-        ("san", Notation::San),
+    const PLAYERS: &'static [&'static str] = &seat_names(&SEATS);
+    const NOTATIONS: &'static [NamedNotation<Notation>] = &[
+        NamedNotation {
+            name: "coordinate",
+            title: "coordinates",
+            notation: Notation::Coordinate,
+        },
+        NamedNotation {
+            name: "long",
+            title: "long form (the seed's)",
+            notation: Notation::Long,
+        },
+        NamedNotation {
+            name: "san",
+            title: "SAN",
+            notation: Notation::San,
+        },
     ];
 
     const DESCRIPTOR: Descriptor = Descriptor {
         title: "Sena-Mukha",
-        colours: &["#ffffff", "#1a1a1a"],
-        notation_titles: &["coordinates", "long form (the seed's)", "SAN"],
-        layer_help: &[],
+        seats: &SEATS,
         board: (11, 11),
         // SAN, as chess tools read it.
         reading_notation: 1,
         record_notation: 2,
         record_tags: true,
         uci_template: Some("fairy"),
-        cecp: Some(CecpVariant {
+        xboard: Some(XboardPieces {
             // XBoard's piece slots filled with Sena-Mukha's men: Pawn, Knight, Rook, the
             // Elephant in the Alfil's slot (drawn as an elephant), King.
             piece_table: "PN.R..EKpn.r..ek",
@@ -136,6 +158,12 @@ impl Game for Position {
     fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         Position::parse_move(self, text)
     }
+    fn format_move(&self, mv: Move, notation: Notation) -> String {
+        Position::format_move(self, mv, notation)
+    }
+}
+
+impl Presentation for Position {
     fn diagram(&self) -> String {
         crate::square_board::diagram(
             board::SIZE,
@@ -154,9 +182,6 @@ impl Game for Position {
         svg::diagram(self, last)
     }
 
-    fn format_move(&self, mv: Move, notation: Notation) -> String {
-        Position::format_move(self, mv, notation)
-    }
     fn move_places(&self, mv: Move) -> Vec<String> {
         vec![mv.from().to_string(), mv.to().to_string()]
     }

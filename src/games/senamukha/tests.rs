@@ -5,9 +5,9 @@ use super::board::{Color, Kind, SIZE, Square};
 use super::notation::Notation;
 use super::position::{Move, Position, Rules};
 use super::reference;
-use crate::game::Game;
 use crate::game::Rng;
 use crate::game::testing::assert_refused;
+use crate::game::{Game, NamedNotation};
 
 /// Builds a FEN from men like `"Ka1 kk11 Pe10 rd11"` (upper case White) and the side.
 fn fen_of(men: &str, side: char) -> String {
@@ -602,7 +602,7 @@ fn every_legal_move_round_trips_through_every_notation() {
             break;
         }
         for &mv in &list {
-            for (_, notation) in Position::NOTATIONS {
+            for NamedNotation { notation, .. } in Position::NOTATIONS {
                 let text = p.format_move(mv, *notation);
                 let back = p
                     .parse_move(&text)
