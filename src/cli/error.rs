@@ -192,7 +192,7 @@ macro_rules! from_errors {
 
 from_errors!(
     ludus::engine::EngineError,
-    ludus::engine::TableError,
+    ludus::engine::GameError,
     OptionError,
     MoveError,
     UnknownChoice,

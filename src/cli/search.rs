@@ -61,7 +61,7 @@ impl GameCommand for Args {
     fn run<G: Play>(self) -> Result<(), CliError> {
         let mut engine = Engine::new(vec![G::NAME], OptionScope::CurrentGame, Bounds::default());
         for rule in &self.line.setup.rules {
-            engine.table().set_rule(&rule.name, &rule.value)?;
+            engine.game().set_rule(&rule.name, &rule.value)?;
         }
         engine.set_option(ludus::engine::HASH.name, &self.hash.to_string())?;
         engine.set_option(ludus::engine::MULTI_PV.name, &self.multipv.to_string())?;
@@ -75,10 +75,10 @@ impl GameCommand for Args {
             self.line.setup.fen.as_deref(),
             &words(self.line.moves.as_deref()),
         )?;
-        if engine.table().is_over() {
+        if engine.game().is_over() {
             return Err(Refusal::GameOver.into());
         }
-        engine.table().wait_until_ready();
+        engine.game().wait_until_ready();
         engine.prepare_search()?;
         let request = SearchRequest {
             depth: self.depth,

@@ -47,7 +47,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         sessions: args.sessions as usize,
         work_limit: Duration::from_secs(args.think_limit),
         hash_mib: args.hash_limit,
-        table_limit: args.table_limit,
+        build_limit: args.table_limit,
         fixed_paths: args
             .endgame_path
             .map(|dir| {

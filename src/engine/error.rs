@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::table::TableError;
+use super::any_game::GameError;
 use crate::game::{MoveError, OptionError, quote, quoted};
 
 /// A refusal at the engine's boundary.
@@ -13,7 +13,7 @@ use crate::game::{MoveError, OptionError, quote, quoted};
 pub enum EngineError {
     /// The game refused: a position, a move, an undo, a notation, a record, a rule
     /// option's value, the hash table's memory.
-    Table(TableError),
+    Game(GameError),
     /// A search limit could not be read or used.
     Limit(LimitError),
     /// No option of that name; `game`: the game whose options `known` are (`None`:
@@ -52,7 +52,7 @@ pub enum EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::Table(e) => e.fmt(f),
+            EngineError::Game(e) => e.fmt(f),
             EngineError::Limit(e) => e.fmt(f),
             EngineError::UnknownOption { name, game, known } => {
                 write!(f, "unknown option {}", quote(name))?;
@@ -86,9 +86,9 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-impl From<TableError> for EngineError {
-    fn from(e: TableError) -> Self {
-        EngineError::Table(e)
+impl From<GameError> for EngineError {
+    fn from(e: GameError) -> Self {
+        EngineError::Game(e)
     }
 }
 

@@ -23,16 +23,17 @@
 //! assert_ne!(lines[0], lines[1]);
 //! ```
 //!
-//! - `table`: one game's state behind an object-safe interface, for all three games;
+//! - `any_game`: one game (position, rules, search) behind an object-safe interface,
+//!   [`AnyGame`], for all three games;
 //! - `work`: the thread a search or a count runs on, holding the game;
 //! - `options`: the options as one list, and the readers of their values;
 //! - `go`: a search request in types, and the readers of its numbers;
 //! - `error`: the refusals.
 
+mod any_game;
 mod error;
 mod go;
 mod options;
-mod table;
 mod work;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,13 +41,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use crate::options::{OptionKind, OptionSpec};
+pub use any_game::{AnyGame, GameError};
 pub use error::{CountStopped, EngineError, LimitError, LimitReached};
 pub use go::{MAX_MATE_MOVES, MAX_PLAYERS, SearchRequest, count, depth, mate, millis};
 pub use options::{
     DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, HASH, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
     MAX_MULTI_PV, MOVE_OVERHEAD, MULTI_PV, PONDER, THREADS, parse_hash,
 };
-pub use table::{Table, TableError};
 pub use work::{WorkKind, mate_verdict};
 
 use crate::game::{Descriptor, Outcome};
@@ -68,7 +69,7 @@ pub struct Bounds {
     pub threads: usize,
     /// The largest value of an engine option that builds tables
     /// ([`crate::options::OptionSpec::sizes_tables`]); `None`: the option's own.
-    pub table_limit: Option<u32>,
+    pub build_limit: Option<u32>,
     /// Set when the client has gone (a closed WebSocket): the running work is stopped,
     /// the requests still waiting are dropped unanswered and the session ends.
     pub hang_up: Option<Arc<std::sync::atomic::AtomicBool>>,
@@ -84,7 +85,7 @@ impl Default for Bounds {
             work: None,
             hash_mib: MAX_HASH_MIB,
             threads: crate::search::MAX_THREADS,
-            table_limit: None,
+            build_limit: None,
             hang_up: None,
             fixed_paths: None,
         }
@@ -127,7 +128,7 @@ pub struct Done {
     /// The reply the search expects, to ponder on.
     pub ponder: Option<String>,
     /// For a search asked to play its move: whether the game took it.
-    pub played: Option<Result<String, TableError>>,
+    pub played: Option<Result<String, GameError>>,
     /// How the game ended, when the move played ended it.
     pub outcome: Option<Outcome>,
     /// Set when the session's limit on work stopped the search.
@@ -193,7 +194,7 @@ impl Engine {
             ponder: false,
             game: Vec::new(),
         };
-        let table = table::new_table(served[0], settings.hash_mib).expect("a game served");
+        let table = any_game::new_game(served[0], settings.hash_mib).expect("a game served");
         let mut worker = Worker::new(table);
         worker.limit_work(bounds.work);
         let mut engine = Engine {
@@ -222,7 +223,7 @@ impl Engine {
     }
 
     /// The game played now (known while work runs).
-    pub fn game(&self) -> &'static str {
+    pub fn game_name(&self) -> &'static str {
         self.game
     }
 
@@ -231,8 +232,8 @@ impl Engine {
     }
 
     /// The game; only when no work runs (the front ends' order of serving sees to it).
-    pub fn table(&mut self) -> &mut dyn Table {
-        self.worker.table()
+    pub fn game(&mut self) -> &mut dyn AnyGame {
+        self.worker.game()
     }
 
     /// What runs, if anything.
@@ -296,7 +297,7 @@ impl Engine {
                 name: name.to_string(),
                 served: self.served.clone(),
             })?;
-        let mut table = self.new_table(game);
+        let mut table = self.new_game(game);
         let taken = table.set_hash(self.settings.hash_mib);
         self.worker.set_table(table);
         self.game = game;
@@ -305,8 +306,8 @@ impl Engine {
     }
 
     /// A new table of `game` with the options set so far.
-    fn new_table(&self, game: &'static str) -> Box<dyn Table> {
-        let mut table = table::new_table(game, self.settings.hash_mib).expect("a game served");
+    fn new_game(&self, game: &'static str) -> Box<dyn AnyGame> {
+        let mut table = any_game::new_game(game, self.settings.hash_mib).expect("a game served");
         table.set_threads(self.settings.threads);
         for (name, value) in &self.settings.game {
             if table.engine_options().iter().any(|o| o.is_named(name)) {
@@ -317,13 +318,13 @@ impl Engine {
             }
         }
         let mut engine_table = table;
-        lower_to(&mut *engine_table, self.bounds.table_limit);
+        lower_to(&mut *engine_table, self.bounds.build_limit);
         engine_table
     }
 
     fn within_table_limit(&mut self) {
-        let limit = self.bounds.table_limit;
-        lower_to(self.worker.table(), limit);
+        let limit = self.bounds.build_limit;
+        lower_to(self.worker.game(), limit);
     }
 
     /// The options, as the front ends list them: the current game's, or every served
@@ -333,13 +334,13 @@ impl Engine {
             .iter()
             .map(|c| c.listed(&self.bounds))
             .collect();
-        let limit = self.bounds.table_limit;
+        let limit = self.bounds.build_limit;
         let games: Vec<&'static str> = match self.scope {
             OptionScope::CurrentGame => vec![self.game],
             OptionScope::ServedGames => self.served.clone(),
         };
         for game in games {
-            let table = table::new_table(game, 1).expect("a game served");
+            let table = any_game::new_game(game, 1).expect("a game served");
             let own = table
                 .engine_options()
                 .iter()
@@ -366,8 +367,8 @@ impl Engine {
                 value: mib.to_string(),
             });
         }
-        let taken = self.table().set_hash(mib);
-        self.settings.hash_mib = self.table().hash_mib();
+        let taken = self.game().set_hash(mib);
+        self.settings.hash_mib = self.game().hash_mib();
         taken.map_err(EngineError::from)
     }
 
@@ -393,8 +394,8 @@ impl Engine {
             && let Some(game) = self.served.iter().copied().find(|g| known(g))
         {
             // Another game's option: checked on a table of that game, kept for it.
-            let mut other = table::new_table(game, 1).expect("a game served");
-            set_on(&mut *other, name, value, self.bounds.table_limit)?;
+            let mut other = any_game::new_game(game, 1).expect("a game served");
+            set_on(&mut *other, name, value, self.bounds.build_limit)?;
         } else {
             let names = self.options().iter().map(|s| s.name).collect();
             return Err(EngineError::UnknownOption {
@@ -424,13 +425,13 @@ impl Engine {
     }
 
     fn set_game_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        let limit = self.bounds.table_limit;
-        set_on(self.worker.table(), name, value, limit)
+        let limit = self.bounds.build_limit;
+        set_on(self.worker.game(), name, value, limit)
     }
 
     /// Sets up a position (`None`: the start) and plays `moves`; all or nothing.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), EngineError> {
-        self.table()
+        self.game()
             .set_position(fen, moves)
             .map_err(EngineError::from)
     }
@@ -444,13 +445,13 @@ impl Engine {
         moves: &[String],
     ) -> Result<(), EngineError> {
         if let Some(text) = fen
-            && !self.table().reads_position(text)
+            && !self.game().reads_position(text)
             && let Some(&game) = self
                 .served
                 .iter()
-                .find(|g| table::new_table(g, 1).is_some_and(|t| t.reads_position(text)))
+                .find(|g| any_game::new_game(g, 1).is_some_and(|t| t.reads_position(text)))
         {
-            let mut table = self.new_table(game);
+            let mut table = self.new_game(game);
             table.set_position(fen, moves)?;
             let taken = table.set_hash(self.settings.hash_mib);
             self.worker.set_table(table);
@@ -468,15 +469,15 @@ impl Engine {
 
     /// The limits of `request` for the current position.
     fn limits(&mut self, request: &SearchRequest) -> Result<Limits, EngineError> {
-        let mover = self.table().mover();
+        let mover = self.game().mover();
         let mut searchmoves = Vec::with_capacity(request.searchmoves.len());
         for text in &request.searchmoves {
-            let canonical = self.table().canonical_move(text).map_err(|e| match e {
-                TableError::Move(error) => EngineError::Limit(LimitError::SearchMove {
+            let canonical = self.game().canonical_move(text).map_err(|e| match e {
+                GameError::Move(error) => EngineError::Limit(LimitError::SearchMove {
                     text: text.clone(),
                     error,
                 }),
-                other => EngineError::Table(other),
+                other => EngineError::Game(other),
             })?;
             if !searchmoves.contains(&canonical) {
                 searchmoves.push(canonical);
@@ -523,7 +524,7 @@ impl Engine {
         kind: WorkKind,
         events: impl FnMut(Event) + Send + 'static,
     ) -> Result<(), EngineError> {
-        if play && self.table().is_over() {
+        if play && self.game().is_over() {
             return Err(EngineError::GameOver);
         }
         let mut limits = self.limits(&request)?;
@@ -568,7 +569,7 @@ impl Engine {
             if play && !done.abandoned {
                 let played = match &searched.best {
                     Some(best) => job.table.play(best),
-                    None => Err(TableError::GameOver),
+                    None => Err(GameError::GameOver),
                 };
                 done.outcome = job.table.outcome().filter(|_| played.is_ok());
                 done.played = Some(played);
@@ -615,29 +616,29 @@ impl Engine {
     }
 }
 
-/// Lowers the engine options of `table` that build tables to `limit` where their
+/// Lowers the engine options of `game` that build tables to `limit` where their
 /// value (the default, for a new game) is above it.
-fn lower_to(table: &mut dyn Table, limit: Option<u32>) {
+fn lower_to(game: &mut dyn AnyGame, limit: Option<u32>) {
     let Some(limit) = limit else {
         return;
     };
-    for option in table.engine_options() {
+    for option in game.engine_options() {
         if option.sizes_tables && option.default_number() > limit {
-            let lowered = table.set_engine_option(option.name, &limit.to_string());
+            let lowered = game.set_engine_option(option.name, &limit.to_string());
             debug_assert!(lowered.is_ok(), "{lowered:?}");
         }
     }
 }
 
-/// Sets a game's own option on `table`, an option that builds tables only up to
+/// Sets a game's own option on `game`, an option that builds tables only up to
 /// `limit`.
 fn set_on(
-    table: &mut dyn Table,
+    game: &mut dyn AnyGame,
     name: &str,
     value: &str,
     limit: Option<u32>,
 ) -> Result<(), EngineError> {
-    if let Some(option) = table.engine_options().iter().find(|o| o.is_named(name)) {
+    if let Some(option) = game.engine_options().iter().find(|o| o.is_named(name)) {
         if let Some(limit) = limit
             && option.sizes_tables
             && option
@@ -650,9 +651,9 @@ fn set_on(
                 value: value.trim().to_string(),
             });
         }
-        return table
+        return game
             .set_engine_option(option.name, value)
             .map_err(EngineError::from);
     }
-    table.set_rule(name, value).map_err(EngineError::from)
+    game.set_rule(name, value).map_err(EngineError::from)
 }

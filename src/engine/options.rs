@@ -78,7 +78,7 @@ pub(super) const COMMON: [Common; 5] = [
         apply: |engine, value| {
             let threads = number(&value) as usize;
             engine.settings.threads = threads;
-            engine.table().set_threads(threads);
+            engine.game().set_threads(threads);
             Ok(())
         },
     },

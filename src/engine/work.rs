@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::table::Table;
+use super::any_game::AnyGame;
 use crate::search::{Info, Limits, Score};
 
 /// What running work is, for the requests that arrive while it runs (see
@@ -24,7 +24,7 @@ pub enum WorkKind {
 
 /// What a job running on the work thread is given.
 pub struct Job<'a> {
-    pub table: &'a mut Box<dyn Table>,
+    pub table: &'a mut Box<dyn AnyGame>,
     /// Set by `stop`: searches and counts poll it.
     pub stop: &'a Arc<AtomicBool>,
     finished: &'a AtomicBool,
@@ -154,20 +154,20 @@ struct Work {
     kind: WorkKind,
     /// Only `stop` ends it (an infinite search, or one without limits).
     endless: bool,
-    handle: JoinHandle<Box<dyn Table>>,
+    handle: JoinHandle<Box<dyn AnyGame>>,
 }
 
 /// The game and the work that may hold it.
 pub struct Worker {
     /// The game; `None` while a work thread holds it.
-    table: Option<Box<dyn Table>>,
+    table: Option<Box<dyn AnyGame>>,
     work: Option<Work>,
     /// Work is stopped after this long (see [`super::Bounds`]).
     work_limit: Option<Duration>,
 }
 
 impl Worker {
-    pub fn new(table: Box<dyn Table>) -> Worker {
+    pub fn new(table: Box<dyn AnyGame>) -> Worker {
         Worker {
             table: Some(table),
             work: None,
@@ -200,7 +200,7 @@ impl Worker {
     /// The game. The front ends' order of serving asks for it only when no work runs;
     /// should one ask while work holds it, the work is stopped (and the fault logged)
     /// rather than the process.
-    pub fn table(&mut self) -> &mut dyn Table {
+    pub fn game(&mut self) -> &mut dyn AnyGame {
         self.collect(false);
         if self.table.is_none() {
             log::error!("the game was asked for while work held it: the work is stopped");
@@ -211,7 +211,7 @@ impl Worker {
             .expect("stopped work hands the game back")
     }
 
-    pub fn set_table(&mut self, table: Box<dyn Table>) {
+    pub fn set_table(&mut self, table: Box<dyn AnyGame>) {
         self.stop();
         self.table = Some(table);
     }
@@ -260,9 +260,9 @@ impl Worker {
 
     /// Takes the memory a search needs, so that it can be stopped at once after it
     /// starts; the error says when it cannot be had.
-    pub fn prepare_search(&mut self) -> Result<(), super::TableError> {
+    pub fn prepare_search(&mut self) -> Result<(), super::GameError> {
         self.stop();
-        self.table().prepare_search()
+        self.game().prepare_search()
     }
 
     /// Runs `job` on the work thread with the game (for a search, call

@@ -196,7 +196,7 @@ impl Session {
             self.engine.abandon();
         }
         if self.thinking == Thinking::Ponder {
-            let undone = self.engine.table().undo(1);
+            let undone = self.engine.game().undo(1);
             debug_assert!(undone.is_ok(), "{undone:?}");
         }
         self.pondering_on = None;
@@ -249,12 +249,12 @@ impl Session {
         self.halt(false);
         if what.eq_ignore_ascii_case("all") {
             self.excluded = if exclude {
-                self.engine.table().legal_moves(None).unwrap_or_default()
+                self.engine.game().legal_moves(None).unwrap_or_default()
             } else {
                 Vec::new()
             };
         } else {
-            match self.engine.table().canonical_move(what) {
+            match self.engine.game().canonical_move(what) {
                 Ok(mv) => {
                     self.excluded.retain(|m| *m != mv);
                     if exclude {
@@ -270,7 +270,7 @@ impl Session {
     /// Describes the current game to XBoard from its descriptor: the board, the piece
     /// letters and the start (`setup`), and the moves XBoard cannot know (`piece`).
     fn describe_variant(&mut self) {
-        let table = self.engine.table();
+        let table = self.engine.game();
         let descriptor = table.descriptor();
         let Some(pieces) = descriptor.xboard else {
             return;
@@ -288,8 +288,8 @@ impl Session {
 
     /// Claims the result if the game is over.
     fn claim_result(&mut self) -> bool {
-        let players = self.engine.table().players();
-        match self.engine.table().outcome() {
+        let players = self.engine.game().players();
+        match self.engine.game().outcome() {
             Some(outcome) => {
                 self.out.line(&result_line(&outcome, players));
                 true
@@ -307,7 +307,7 @@ impl Session {
         if let Some(per_move) = self.control.per_move {
             search.movetime = Some(per_move);
         } else {
-            let mover = self.engine.table().mover();
+            let mover = self.engine.game().mover();
             search.moves_to_go = (self.control.moves > 0)
                 .then(|| self.control.moves - self.engine_moves % self.control.moves);
             search.time[mover] = Some(self.time_left);
@@ -318,11 +318,11 @@ impl Session {
 
     /// Starts thinking on the engine's move, or analysing, as the mode asks.
     fn think_if_due(&mut self) {
-        if self.engine.busy() || self.engine.table().is_over() {
+        if self.engine.busy() || self.engine.game().is_over() {
             return;
         }
         let analysis = self.analyzing;
-        if !analysis && (self.force || self.engine.table().mover() != self.engine_side) {
+        if !analysis && (self.force || self.engine.game().mover() != self.engine_side) {
             return;
         }
         let received = std::time::Instant::now();
@@ -336,7 +336,7 @@ impl Session {
             let searchmoves: Vec<String> = if self.excluded.is_empty() {
                 Vec::new()
             } else {
-                let legal = self.engine.table().legal_moves(None).unwrap_or_default();
+                let legal = self.engine.game().legal_moves(None).unwrap_or_default();
                 legal
                     .into_iter()
                     .filter(|m| !self.excluded.contains(m))
@@ -377,7 +377,7 @@ impl Session {
             *p = analysis.then(|| Progress {
                 started: std::time::Instant::now(),
                 moves: if search.searchmoves.is_empty() {
-                    self.engine.table().legal_moves(None).map_or(0, |m| m.len())
+                    self.engine.game().legal_moves(None).map_or(0, |m| m.len())
                 } else {
                     search.searchmoves.len()
                 },
@@ -386,7 +386,7 @@ impl Session {
                 current: None,
             });
         }
-        let players = self.engine.table().players();
+        let players = self.engine.game().players();
         let expected = self.expected.clone();
         self.thinking = thinking;
         if thinking == Thinking::Move {
@@ -470,11 +470,11 @@ impl Session {
     /// as if the move were in: `usermove` of that reply turns it into the search of
     /// the engine's move (`ponderhit`), any other command ends it.
     fn start_pondering(&mut self, reply: &str) {
-        let Ok(reply) = self.engine.table().play(reply) else {
+        let Ok(reply) = self.engine.game().play(reply) else {
             return;
         };
-        if self.engine.table().is_over() {
-            let _ = self.engine.table().undo(1);
+        if self.engine.game().is_over() {
+            let _ = self.engine.game().undo(1);
             return;
         }
         self.pondering_on = Some(reply);
@@ -501,7 +501,7 @@ impl Session {
             }
         }
         self.halt(false);
-        match self.engine.table().play(text) {
+        match self.engine.game().play(text) {
             Ok(_) => {
                 self.excluded.clear();
                 if !self.claim_result() {
@@ -553,7 +553,7 @@ impl Session {
             }
             "new" => {
                 self.halt(false);
-                self.engine.table().new_game();
+                self.engine.game().new_game();
                 self.excluded.clear();
                 self.force = false;
                 self.analyzing = false;
@@ -566,7 +566,7 @@ impl Session {
                 self.halt(false);
                 match self.games.iter().find(|g| g.eq_ignore_ascii_case(arg(0))) {
                     Some(&game) => {
-                        if game != self.engine.game()
+                        if game != self.engine.game_name()
                             && let Err(e) = self.engine.set_game(game)
                         {
                             self.error(line, &e.to_string());
@@ -586,13 +586,13 @@ impl Session {
             "go" => {
                 self.halt(false);
                 self.force = false;
-                self.engine_side = self.engine.table().mover();
+                self.engine_side = self.engine.game().mover();
                 self.think_if_due();
             }
             "playother" => {
                 self.halt(false);
                 self.force = false;
-                self.engine_side = 1 - self.engine.table().mover();
+                self.engine_side = 1 - self.engine.game().mover();
             }
             "white" | "black" => {
                 // Protocol 1: the side to move and the engine's side.
@@ -609,7 +609,7 @@ impl Session {
             "setboard" => {
                 self.halt(false);
                 let fen = args.join(" ");
-                match self.engine.table().set_position(Some(&fen), &[]) {
+                match self.engine.game().set_position(Some(&fen), &[]) {
                     Ok(()) => self.position_changed(),
                     Err(e) => {
                         self.error(line, &e.to_string());
@@ -620,7 +620,7 @@ impl Session {
             "undo" | "remove" => {
                 self.halt(false);
                 let n = if command == "undo" { 1 } else { 2 };
-                match self.engine.table().undo(n) {
+                match self.engine.game().undo(n) {
                     Ok(()) => self.position_changed(),
                     Err(e) => {
                         // Refused: whatever was being thought goes on.
@@ -711,7 +711,7 @@ impl Session {
                 // game: during one, it is unknown.)
                 if args.is_empty()
                     && !self.engine.busy()
-                    && self.engine.table().reads_as_move(command)
+                    && self.engine.game().reads_as_move(command)
                 {
                     self.user_move(command);
                 } else {

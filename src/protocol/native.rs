@@ -15,7 +15,7 @@ use super::request::{self, Request, RequestError};
 use super::session::{self, Flow, Kind};
 use super::uci;
 use crate::engine::{
-    self, Bounds, Count, Engine, EngineError, Event, OptionScope, SearchRequest, Table, WorkKind,
+    self, AnyGame, Bounds, Count, Engine, EngineError, Event, OptionScope, SearchRequest, WorkKind,
 };
 use crate::games;
 
@@ -170,8 +170,8 @@ impl Session {
         Flow::Continue
     }
 
-    fn table(&mut self) -> &mut dyn Table {
-        self.engine.table()
+    fn game(&mut self) -> &mut dyn AnyGame {
+        self.engine.game()
     }
 
     fn command(&mut self, request: &Request) -> Result<String, RequestError> {
@@ -184,7 +184,7 @@ impl Session {
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "games" => Ok(games::NAMES.join(" ")),
             "describe" => {
-                let name = arg(0).unwrap_or(self.engine.game());
+                let name = arg(0).unwrap_or(self.engine.game_name());
                 let unknown = || EngineError::UnknownGame {
                     name: name.to_string(),
                     served: games::NAMES.to_vec(),
@@ -206,7 +206,7 @@ impl Session {
                 Ok(String::new())
             }
             "newgame" => {
-                self.table().new_game();
+                self.game().new_game();
                 Ok(String::new())
             }
             "position" => {
@@ -218,7 +218,7 @@ impl Session {
                 if args.is_empty() {
                     return Err(usage("play needs a move"));
                 }
-                Ok(self.table().play(&args.join(" "))?)
+                Ok(self.game().play(&args.join(" "))?)
             }
             "undo" => {
                 let n = match arg(0) {
@@ -227,27 +227,27 @@ impl Session {
                         request::number("the number of moves", Some(text), 0, u64::from(u32::MAX))?
                     }
                 };
-                self.table().undo(n as usize)?;
+                self.game().undo(n as usize)?;
                 Ok(String::new())
             }
-            "legal_moves" => Ok(self.table().legal_moves(arg(0))?.join(" ")),
+            "legal_moves" => Ok(self.game().legal_moves(arg(0))?.join(" ")),
             "legal_places" => Ok(self
-                .table()
+                .game()
                 .legal_places()
                 .into_iter()
                 .map(|(mv, places)| format!("{mv} {}", places.join(" ")))
                 .collect::<Vec<_>>()
                 .join("\n")),
             "fen" => match arg(0) {
-                None => Ok(self.table().fen()),
-                Some(form) => Ok(self.table().fen_in(form)?),
+                None => Ok(self.game().fen()),
+                Some(form) => Ok(self.game().fen_in(form)?),
             },
-            "show" => Ok(self.table().diagram()),
+            "show" => Ok(self.game().diagram()),
             "diagram" => match arg(0).map(|a| a.to_ascii_lowercase()).as_deref() {
-                None | Some("text") => Ok(self.table().diagram()),
+                None | Some("text") => Ok(self.game().diagram()),
                 Some("svg") => {
                     let layers: Vec<&str> = args[1..].iter().map(String::as_str).collect();
-                    Ok(self.table().diagram_svg(&layers)?)
+                    Ok(self.game().diagram_svg(&layers)?)
                 }
                 Some(other) => Err(RequestError::NotOneOf {
                     what: "diagram",
@@ -255,12 +255,12 @@ impl Session {
                     text: other.to_string(),
                 }),
             },
-            "to_move" => Ok(self.table().to_move()),
-            "status" => Ok(self.table().status()),
-            "record" => Ok(self.table().record(arg(0))?.trim_end().to_string()),
+            "to_move" => Ok(self.game().to_move()),
+            "status" => Ok(self.game().status()),
+            "record" => Ok(self.game().record(arg(0))?.trim_end().to_string()),
             "load_record" if args.is_empty() => Err(usage("load_record needs a record")),
             "load_record" => {
-                self.table().load_record(&args.join(" "))?;
+                self.game().load_record(&args.join(" "))?;
                 Ok(String::new())
             }
             "list_options" => Ok(self
@@ -288,7 +288,7 @@ impl Session {
     /// searchmoves (to the next limit or the end), and per-player clocks as
     /// `time <player> <ms>` and `inc <player> <ms>`.
     fn search_request(&mut self, args: &[String]) -> Result<SearchRequest, RequestError> {
-        let players = self.table().players();
+        let players = self.game().players();
         let mut search = SearchRequest {
             received: Some(std::time::Instant::now()),
             ..SearchRequest::default()
@@ -367,7 +367,7 @@ impl Session {
     /// replies with it. The search's memory is taken first, so that it can be stopped
     /// at once.
     fn search(&mut self, id: Option<&str>, search: SearchRequest, genmove: bool) {
-        if genmove && self.table().is_over() {
+        if genmove && self.game().is_over() {
             self.reply(id, Err(EngineError::GameOver.into()));
             return;
         }

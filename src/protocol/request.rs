@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::{EngineError, TableError};
+use crate::engine::{EngineError, GameError};
 use crate::game::{quote, quoted};
 
 use nom::{
@@ -115,8 +115,8 @@ impl From<EngineError> for RequestError {
     }
 }
 
-impl From<TableError> for RequestError {
-    fn from(e: TableError) -> Self {
+impl From<GameError> for RequestError {
+    fn from(e: GameError) -> Self {
         RequestError::Engine(e.into())
     }
 }

@@ -15,8 +15,8 @@ use super::io::{Input, Writer};
 use super::request::{self, RequestError, option_setting, position_setup, words};
 use super::session::{self, Flow, Kind};
 use crate::engine::{
-    self, Bounds, Count, Engine, EngineError, Event, LimitError, OptionScope, SearchRequest, Table,
-    WorkKind, games_served,
+    self, AnyGame, Bounds, Count, Engine, EngineError, Event, LimitError, OptionScope,
+    SearchRequest, WorkKind, games_served,
 };
 use crate::game::quoted;
 use crate::search::{Info, Score};
@@ -59,12 +59,12 @@ fn is_go_keyword(word: &str) -> bool {
 }
 
 /// What a variant change reports, as Fairy-Stockfish does: board size and start.
-fn variant_line(table: &dyn Table) -> String {
+fn variant_line(table: &dyn AnyGame) -> String {
     let descriptor = table.descriptor();
     let (files, ranks) = descriptor.board;
     format!(
         "info string variant {} files {files} ranks {ranks} pocket 0 template {} startpos {}",
-        table.game(),
+        table.name(),
         descriptor.uci_template.unwrap_or("fairy"),
         table.start_fen()
     )
@@ -103,7 +103,7 @@ impl Session {
         out.line(&format!(
             "option name {} type combo default {} var {}",
             self.dialect.variant_option().expect("a UCI dialect"),
-            self.engine.game(),
+            self.engine.game_name(),
             games.join(" var ")
         ));
         // The options of every game served: a client lists them once, before choosing.
@@ -125,7 +125,7 @@ impl Session {
                 if matches!(taken, Err(EngineError::UnknownGame { .. })) {
                     return Ok(taken?);
                 }
-                self.out.line(&variant_line(self.engine.table()));
+                self.out.line(&variant_line(self.engine.game()));
                 taken?;
             }
             // Analysis changes nothing in how ludus searches.
@@ -302,7 +302,7 @@ impl Session {
     }
 
     fn query(&mut self, args: &[String]) -> Result<String, RequestError> {
-        let table = self.engine.table();
+        let table = self.engine.game();
         let answer = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
             Some("gameover") => table.is_over().to_string(),
             Some("p1turn") => (table.mover() == 0).to_string(),
@@ -356,7 +356,7 @@ impl Session {
                 return Flow::Quit;
             }
             "ucinewgame" | "uginewgame" => {
-                self.engine.table().new_game();
+                self.engine.game().new_game();
                 Ok(())
             }
             "setoption" => self.set_option(args),
@@ -364,7 +364,7 @@ impl Session {
             "go" => self.go(args),
             "query" => self.query(args).map(|r| self.out.line(&r)),
             "d" => {
-                let table = self.engine.table();
+                let table = self.engine.game();
                 let text = format!("{}\nFen: {}", table.diagram(), table.fen());
                 self.out.line(&text);
                 Ok(())

@@ -58,7 +58,7 @@ pub struct Options {
     pub hash_mib: usize,
     /// The largest value of an engine option that builds tables (Mangala II's
     /// `Endgame Counters`).
-    pub table_limit: u32,
+    pub build_limit: u32,
     /// The options naming files on this machine, by name, that every session gets and
     /// none may change (`--endgame-path`: `EndgamePath`).
     pub fixed_paths: Vec<(String, String)>,
@@ -79,7 +79,7 @@ impl Default for Options {
             sessions: 8,
             work_limit: Duration::from_secs(60),
             hash_mib: 256,
-            table_limit: 14,
+            build_limit: 14,
             fixed_paths: Vec::new(),
             peer_connections: 16,
             peer_sessions: None,
@@ -427,7 +427,7 @@ async fn socket(
         hash_mib: server.options.hash_mib,
         // Sessions share the machine: each searches on one thread.
         threads: 1,
-        table_limit: Some(server.options.table_limit),
+        build_limit: Some(server.options.build_limit),
         hang_up: None,
         fixed_paths: Some(server.options.fixed_paths.clone()),
     };

@@ -14,7 +14,7 @@ use crate::search::{Info, Limits, MemoryError, OptionValue, Searchable};
 
 /// Why the table refused a command; the game stays as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TableError {
+pub enum GameError {
     /// The position text could not be read.
     /// The position could not be read as one of `game`; `other_game` names a game
     /// that reads it.
@@ -53,11 +53,11 @@ pub enum TableError {
     GameOver,
 }
 
-impl fmt::Display for TableError {
+impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let plural = |k: usize| if k == 1 { "move" } else { "moves" };
         match self {
-            TableError::Position {
+            GameError::Position {
                 game,
                 error,
                 other_game,
@@ -68,46 +68,46 @@ impl fmt::Display for TableError {
                 }
                 Ok(())
             }
-            TableError::ListedMove { index, error } => {
+            GameError::ListedMove { index, error } => {
                 write!(f, "move {index} of the list: {error}")
             }
-            TableError::Move(e) => e.fmt(f),
-            TableError::Notation { game, name, known } => write!(
+            GameError::Move(e) => e.fmt(f),
+            GameError::Notation { game, name, known } => write!(
                 f,
                 "unknown notation {:?} ({game} has {})",
                 crate::game::quoted(name),
                 known.join(", ")
             ),
-            TableError::Choice(e) => e.fmt(f),
-            TableError::Undo { asked, played } => write!(
+            GameError::Choice(e) => e.fmt(f),
+            GameError::Undo { asked, played } => write!(
                 f,
                 "cannot undo {asked} {}: {played} {} played since the position was set",
                 plural(*asked),
                 plural(*played)
             ),
-            TableError::Record(e) => e.fmt(f),
-            TableError::Option(e) => e.fmt(f),
-            TableError::Memory(e) => e.fmt(f),
-            TableError::HashRefused { error, kept_mib } => match kept_mib {
+            GameError::Record(e) => e.fmt(f),
+            GameError::Option(e) => e.fmt(f),
+            GameError::Memory(e) => e.fmt(f),
+            GameError::HashRefused { error, kept_mib } => match kept_mib {
                 Some(mib) => write!(f, "{error}; the hash table stays at {mib} MiB"),
                 None => write!(f, "{error}; searching without a hash table"),
             },
-            TableError::GameOver => f.write_str("the game is over"),
+            GameError::GameOver => f.write_str("the game is over"),
         }
     }
 }
 
-impl std::error::Error for TableError {}
+impl std::error::Error for GameError {}
 
-impl From<OptionError> for TableError {
+impl From<OptionError> for GameError {
     fn from(e: OptionError) -> Self {
-        TableError::Option(e)
+        GameError::Option(e)
     }
 }
 
 /// What the command loop does with the current game.
-pub trait Table: Send {
-    fn game(&self) -> &'static str;
+pub trait AnyGame: Send {
+    fn name(&self) -> &'static str;
     /// How front ends present the game.
     fn descriptor(&self) -> Descriptor;
     fn players(&self) -> &'static [&'static str];
@@ -115,24 +115,24 @@ pub trait Table: Send {
     /// Back to the start position, with the search's tables cleared.
     fn new_game(&mut self);
     /// Sets up a position (`None`: the start) and plays moves; all or nothing.
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), TableError>;
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), GameError>;
     /// Plays one move; returns it in the canonical notation.
-    fn play(&mut self, text: &str) -> Result<String, TableError>;
+    fn play(&mut self, text: &str) -> Result<String, GameError>;
     /// A legal move in the canonical notation, not played.
-    fn canonical_move(&self, text: &str) -> Result<String, TableError>;
+    fn canonical_move(&self, text: &str) -> Result<String, GameError>;
     /// Takes back `n` moves; all or nothing.
-    fn undo(&mut self, n: usize) -> Result<(), TableError>;
-    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError>;
+    fn undo(&mut self, n: usize) -> Result<(), GameError>;
+    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, GameError>;
     /// Every legal move in the canonical notation with the places a person points at
     /// to make it ([`crate::game::Presentation::move_places`]); none once the game is over.
     fn legal_places(&self) -> Vec<(String, Vec<String>)>;
     fn fen(&self) -> String;
     /// The position in a form the game names (`fen`, Mentula's `list`).
-    fn fen_in(&self, form: &str) -> Result<String, TableError>;
+    fn fen_in(&self, form: &str) -> Result<String, GameError>;
     fn diagram(&self) -> String;
     /// The position as an SVG document, the last move played marked.
     /// The SVG diagram with the game's extra `layers` (an unknown one is an error).
-    fn diagram_svg(&self, layers: &[&str]) -> Result<String, TableError>;
+    fn diagram_svg(&self, layers: &[&str]) -> Result<String, GameError>;
     /// The player to move, or `none` when the game is over.
     fn to_move(&self) -> String;
     fn status(&self) -> String;
@@ -140,14 +140,14 @@ pub trait Table: Send {
     fn perft(&self, depth: u32, stop: &AtomicBool) -> Option<u64>;
     /// Counts the tree below every legal move; `None` when stopped.
     fn divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>>;
-    fn record(&self, notation: Option<&str>) -> Result<String, TableError>;
+    fn record(&self, notation: Option<&str>) -> Result<String, GameError>;
     /// Replays a record from its position tag's position, or else from the start
     /// position, replacing the game.
-    fn load_record(&mut self, text: &str) -> Result<(), TableError>;
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), TableError>;
+    fn load_record(&mut self, text: &str) -> Result<(), GameError>;
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), GameError>;
     /// Makes the hash table `mib` MiB and takes its memory now; if it cannot be had,
     /// the table keeps its previous size and the error says so.
-    fn set_hash(&mut self, mib: usize) -> Result<(), TableError>;
+    fn set_hash(&mut self, mib: usize) -> Result<(), GameError>;
     /// The hash table's size in MiB.
     fn hash_mib(&self) -> usize;
     /// Searches on `threads` threads (1 to [`crate::search::MAX_THREADS`]) where the
@@ -156,9 +156,9 @@ pub trait Table: Send {
     /// The game's own engine options.
     fn engine_options(&self) -> &'static [crate::options::OptionSpec];
     /// Sets an engine option; the error names what was wrong.
-    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), TableError>;
+    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), GameError>;
     /// Takes the memory the next search needs (the hash table), before it starts.
-    fn prepare_search(&mut self) -> Result<(), TableError>;
+    fn prepare_search(&mut self) -> Result<(), GameError>;
     /// Waits until what the engine builds in the background for this position (an
     /// endgame table) is ready, so that the next search is reproducible.
     fn wait_until_ready(&mut self);
@@ -180,7 +180,7 @@ pub trait Table: Send {
 }
 
 /// A game with its start, its moves, the rule options set and a search engine.
-pub struct TableOf<G: Searchable> {
+pub struct GameOf<G: Searchable> {
     start: G,
     position: G,
     moves: Vec<G::Move>,
@@ -192,9 +192,9 @@ pub struct TableOf<G: Searchable> {
     engine_settings: Vec<(&'static str, OptionValue)>,
 }
 
-impl<G: Searchable> TableOf<G> {
+impl<G: Searchable> GameOf<G> {
     pub fn new(hash_mib: usize) -> Self {
-        TableOf {
+        GameOf {
             start: G::start(),
             position: G::start(),
             moves: Vec::new(),
@@ -216,17 +216,17 @@ impl<G: Searchable> TableOf<G> {
         }
     }
 
-    fn with_rules(&self, mut position: G) -> Result<G, TableError> {
+    fn with_rules(&self, mut position: G) -> Result<G, GameError> {
         for (name, value) in &self.rules {
             position.set_rule_option(name, value)?;
         }
         Ok(position)
     }
 
-    fn notation(name: Option<&str>) -> Result<G::Notation, TableError> {
+    fn notation(name: Option<&str>) -> Result<G::Notation, GameError> {
         match name {
             None => Ok(G::NOTATIONS[0].notation),
-            Some(n) => G::notation_named(n).ok_or_else(|| TableError::Notation {
+            Some(n) => G::notation_named(n).ok_or_else(|| GameError::Notation {
                 game: G::NAME,
                 name: n.to_string(),
                 known: G::NOTATIONS.iter().map(|n| n.name).collect(),
@@ -235,12 +235,12 @@ impl<G: Searchable> TableOf<G> {
     }
 }
 
-impl<G: Searchable + Presentation + Send + 'static> Table for TableOf<G>
+impl<G: Searchable + Presentation + Send + 'static> AnyGame for GameOf<G>
 where
     G::Engine: Send,
     G::Move: Send,
 {
-    fn game(&self) -> &'static str {
+    fn name(&self) -> &'static str {
         G::NAME
     }
     fn descriptor(&self) -> Descriptor {
@@ -262,9 +262,9 @@ where
         G::clear(&mut self.engine);
     }
 
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), TableError> {
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), GameError> {
         let start = match fen {
-            Some(text) => G::from_fen(text).map_err(|error| TableError::Position {
+            Some(text) => G::from_fen(text).map_err(|error| GameError::Position {
                 game: G::NAME,
                 error,
                 other_game: crate::games::games_reading(text).first().copied(),
@@ -277,7 +277,7 @@ where
         for (i, text) in moves.iter().enumerate() {
             let mv = position
                 .parse_move(text)
-                .map_err(|error| TableError::ListedMove {
+                .map_err(|error| GameError::ListedMove {
                     index: i + 1,
                     error,
                 })?;
@@ -290,22 +290,22 @@ where
         Ok(())
     }
 
-    fn play(&mut self, text: &str) -> Result<String, TableError> {
-        let mv = self.position.parse_move(text).map_err(TableError::Move)?;
+    fn play(&mut self, text: &str) -> Result<String, GameError> {
+        let mv = self.position.parse_move(text).map_err(GameError::Move)?;
         let canonical = self.position.format_move(mv, G::NOTATIONS[0].notation);
         self.position.play(mv);
         self.moves.push(mv);
         Ok(canonical)
     }
 
-    fn canonical_move(&self, text: &str) -> Result<String, TableError> {
-        let mv = self.position.parse_move(text).map_err(TableError::Move)?;
+    fn canonical_move(&self, text: &str) -> Result<String, GameError> {
+        let mv = self.position.parse_move(text).map_err(GameError::Move)?;
         Ok(self.position.format_move(mv, G::NOTATIONS[0].notation))
     }
 
-    fn undo(&mut self, n: usize) -> Result<(), TableError> {
+    fn undo(&mut self, n: usize) -> Result<(), GameError> {
         if n > self.moves.len() {
-            return Err(TableError::Undo {
+            return Err(GameError::Undo {
                 asked: n,
                 played: self.moves.len(),
             });
@@ -317,7 +317,7 @@ where
         Ok(())
     }
 
-    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, TableError> {
+    fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, GameError> {
         let notation = Self::notation(notation)?;
         if self.position.outcome().is_some() {
             return Ok(Vec::new());
@@ -345,9 +345,9 @@ where
             .collect()
     }
 
-    fn fen_in(&self, form: &str) -> Result<String, TableError> {
+    fn fen_in(&self, form: &str) -> Result<String, GameError> {
         let form = crate::game::choose("position form", G::NAME, G::POSITION_FORMS, form)
-            .map_err(TableError::Choice)?;
+            .map_err(GameError::Choice)?;
         Ok(self.position.fen_in(form))
     }
 
@@ -359,8 +359,8 @@ where
         self.position.diagram()
     }
 
-    fn diagram_svg(&self, layers: &[&str]) -> Result<String, TableError> {
-        let asked = crate::game::diagram_layers::<G>(layers).map_err(TableError::Choice)?;
+    fn diagram_svg(&self, layers: &[&str]) -> Result<String, GameError> {
+        let asked = crate::game::diagram_layers::<G>(layers).map_err(GameError::Choice)?;
         Ok(self
             .position
             .diagram_svg_with(self.moves.last().copied(), &asked))
@@ -396,23 +396,23 @@ where
         )
     }
 
-    fn record(&self, notation: Option<&str>) -> Result<String, TableError> {
+    fn record(&self, notation: Option<&str>) -> Result<String, GameError> {
         let notation = Self::notation(notation)?;
         Ok(record::write(&self.start, &self.moves, None, notation))
     }
 
-    fn load_record(&mut self, text: &str) -> Result<(), TableError> {
+    fn load_record(&mut self, text: &str) -> Result<(), GameError> {
         // The record's own start position (its position tag), with the table's rules.
-        let (tagged, text) = record::tagged_start::<G>(text).map_err(TableError::Record)?;
+        let (tagged, text) = record::tagged_start::<G>(text).map_err(GameError::Record)?;
         let start = self.with_rules(tagged.unwrap_or_else(G::start))?;
-        let replay = record::replay(start.clone(), text).map_err(TableError::Record)?;
+        let replay = record::replay(start.clone(), text).map_err(GameError::Record)?;
         self.start = start;
         self.position = replay.position;
         self.moves = replay.moves;
         Ok(())
     }
 
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), TableError> {
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), GameError> {
         // Checked on a copy first, so a refused value changes nothing.
         let mut position = self.position.clone();
         position.set_rule_option(name, value)?;
@@ -425,7 +425,7 @@ where
         Ok(())
     }
 
-    fn set_hash(&mut self, mib: usize) -> Result<(), TableError> {
+    fn set_hash(&mut self, mib: usize) -> Result<(), GameError> {
         let previous = self.hash_mib;
         // The old table is given back first, so that its memory can serve the new one.
         self.hash_mib = mib;
@@ -434,7 +434,7 @@ where
             self.hash_mib = previous;
             self.new_engine();
             let kept_mib = G::prepare(&mut self.engine).ok().map(|()| previous);
-            return Err(TableError::HashRefused { error, kept_mib });
+            return Err(GameError::HashRefused { error, kept_mib });
         }
         Ok(())
     }
@@ -452,7 +452,7 @@ where
         G::ENGINE_OPTIONS
     }
 
-    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), TableError> {
+    fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), GameError> {
         let option = G::ENGINE_OPTIONS
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
@@ -467,8 +467,8 @@ where
         Ok(())
     }
 
-    fn prepare_search(&mut self) -> Result<(), TableError> {
-        G::prepare(&mut self.engine).map_err(TableError::Memory)
+    fn prepare_search(&mut self) -> Result<(), GameError> {
+        G::prepare(&mut self.engine).map_err(GameError::Memory)
     }
 
     fn wait_until_ready(&mut self) {
@@ -515,13 +515,13 @@ where
 }
 
 /// A new game by name (one of [`games::NAMES`], case-insensitive). Its hash table's
-/// memory is taken when the first search prepares (or at once by [`Table::set_hash`]).
-pub fn new_table(game: &str, hash_mib: usize) -> Option<Box<dyn Table>> {
+/// memory is taken when the first search prepares (or at once by [`AnyGame::set_hash`]).
+pub fn new_game(game: &str, hash_mib: usize) -> Option<Box<dyn AnyGame>> {
     struct NewTable(usize);
     impl games::Visitor for NewTable {
-        type Output = Box<dyn Table>;
-        fn visit<G: Play>(self) -> Box<dyn Table> {
-            Box::new(TableOf::<G>::new(self.0))
+        type Output = Box<dyn AnyGame>;
+        fn visit<G: Play>(self) -> Box<dyn AnyGame> {
+            Box::new(GameOf::<G>::new(self.0))
         }
     }
     games::visit(game, NewTable(hash_mib))
