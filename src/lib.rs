@@ -30,6 +30,7 @@ pub mod engine;
 pub mod files;
 pub mod game;
 pub mod games;
+pub mod learning;
 pub mod options;
 pub mod perft;
 pub mod protocol;

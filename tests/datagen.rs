@@ -8,7 +8,7 @@ use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
 use ludus::games::senamukha::Position;
-use ludus::search::datagen::{self, HEADER, read_file};
+use ludus::learning::datagen::{self, HEADER, read_file};
 
 mod common;
 

@@ -43,7 +43,7 @@ pub fn cores() -> usize {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let settings = ludus::search::datagen::Settings {
+    let settings = ludus::learning::datagen::Settings {
         games: args.games,
         nodes: Some(args.nodes),
         depth: args.depth,

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use ludus::game::{MoveError, OptionError, PositionError, UnknownChoice};
 use ludus::games::mangala::endgame::{TableFileError, VerifyError};
-use ludus::games::senamukha::nnue::train::TrainError;
+use ludus::learning::train::TrainError;
 use ludus::record::{ReadError, RecordError};
 use ludus::tournament::{ClockError, MatchError, MergeError, OpeningError, SpecError, SprtError};
 
@@ -211,7 +211,7 @@ from_errors!(
     OpeningError,
     TableFileError,
     VerifyError,
-    ludus::search::datagen::DatagenError,
+    ludus::learning::datagen::DatagenError,
     TrainError,
-    ludus::search::tuning::SampleError,
+    ludus::learning::tuning::SampleError,
 );

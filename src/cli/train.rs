@@ -45,7 +45,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let settings = ludus::games::senamukha::nnue::train::Settings {
+    let settings = ludus::learning::train::Settings {
         hidden: args.hidden,
         output_buckets: args.output_buckets,
         epochs: args.epochs,

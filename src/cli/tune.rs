@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use ludus::games::Play;
-use ludus::search::tuning;
+use ludus::learning::tuning;
 
 use super::args::GameChoice;
 use super::error::Refusal;

@@ -88,24 +88,24 @@ pub fn endgame_verify(
 }
 
 /// `ludus datagen`: self-play training data of the game that has a packed position
-/// form (Sena-Mukha), see [`crate::search::datagen`].
+/// form (Sena-Mukha), see [`crate::learning::datagen`].
 pub fn datagen(
-    settings: &crate::search::datagen::Settings,
+    settings: &crate::learning::datagen::Settings,
     path: &std::path::Path,
     progress: &mut (dyn std::io::Write + Send),
-) -> Result<usize, crate::search::datagen::DatagenError> {
-    crate::search::datagen::run::<senamukha::Position>(settings, path, progress)
+) -> Result<usize, crate::learning::datagen::DatagenError> {
+    crate::learning::datagen::run::<senamukha::Position>(settings, path, progress)
 }
 
 /// `ludus train`: a Sena-Mukha evaluation network from `ludus datagen` files, see
-/// [`senamukha::nnue::train`].
+/// [`crate::learning::train`].
 pub fn train(
     data: &[std::path::PathBuf],
     output: &std::path::Path,
-    settings: &senamukha::nnue::train::Settings,
+    settings: &crate::learning::train::Settings,
     progress: &mut dyn std::io::Write,
-) -> Result<(), senamukha::nnue::train::TrainError> {
-    senamukha::nnue::train::run(data, output, settings, progress)
+) -> Result<(), crate::learning::train::TrainError> {
+    crate::learning::train::run(data, output, settings, progress)
 }
 
 /// How front ends present the game called `name` (case-insensitive); `None` for a

@@ -17,13 +17,10 @@
 //!     Position::NOTATIONS[0].notation)).is_ok());
 //! ```
 
-pub mod datagen;
 mod limits;
 pub(crate) mod mcts;
 pub mod multi_player;
-pub mod selfplay;
 mod tt;
-pub mod tuning;
 pub(crate) mod two_player;
 
 pub use two_player::MAX_THREADS;
@@ -222,7 +219,7 @@ pub trait Searchable: crate::game::Game {
     }
     /// The evaluation's terms and weights, when they can be fitted to game results
     /// (`ludus tune`); `None` when the evaluation is not linear in its weights.
-    fn tuning() -> Option<tuning::Terms<Self>> {
+    fn tuning() -> Option<crate::learning::tuning::Terms<Self>> {
         None
     }
     /// Searches the position for the player to move.

@@ -122,8 +122,8 @@ impl Searchable for Position {
             }),
         }
     }
-    fn tuning() -> Option<crate::search::tuning::Terms<Self>> {
-        Some(crate::search::tuning::Terms {
+    fn tuning() -> Option<crate::learning::tuning::Terms<Self>> {
+        Some(crate::learning::tuning::Terms {
             names: weight_names(),
             weights: &WEIGHTS,
             frozen: super::eval::FROZEN,

@@ -13,7 +13,7 @@
 mod attacks;
 mod board;
 mod engine;
-mod eval;
+pub(crate) mod eval;
 mod exchange;
 mod fen;
 mod movegen;
@@ -190,7 +190,7 @@ impl Presentation for Position {
 mod tests;
 
 /// Positions in training data (`ludus datagen`) are [`packed`].
-impl crate::search::datagen::Packed for Position {
+impl crate::learning::datagen::Packed for Position {
     const PACKED: usize = packed::PACKED;
     fn pack(&self) -> Vec<u8> {
         packed::pack(self).to_vec()

@@ -13,7 +13,6 @@ pub mod features;
 pub mod incremental;
 pub mod network;
 mod simd;
-pub mod train;
 
 #[cfg(test)]
 pub(super) mod tests;

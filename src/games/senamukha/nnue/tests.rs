@@ -2,8 +2,8 @@
 
 use super::features::{INPUTS, PER_BUCKET, View};
 use super::network::{Network, NetworkError};
-use super::train::{self, FloatNetwork, Samples, Settings};
 use crate::game::{Game, Rng};
+use crate::learning::train::{self, FloatNetwork, Samples, Settings};
 use std::sync::Arc;
 
 use crate::games::senamukha::{Color, Move, Position};

@@ -8,8 +8,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{Limits, Score, Searchable};
 use crate::game::Rng;
+use crate::search::{Limits, Score, Searchable};
 
 /// A win the search sees by this much (centi-units), this many plies in a row, ends a
 /// game.

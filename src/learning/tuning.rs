@@ -18,8 +18,9 @@
 
 use std::io::Write;
 
-use super::{Searchable, Value, selfplay};
+use super::selfplay;
 use crate::game::{Game, PositionError};
+use crate::search::{Searchable, Value};
 
 /// What `ludus tune` needs from a game whose evaluation is linear in its weights.
 pub struct Terms<G: Game> {

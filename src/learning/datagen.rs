@@ -20,8 +20,9 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::{Searchable, selfplay};
+use super::selfplay;
 use crate::game::PositionError;
+use crate::search::Searchable;
 
 /// A game whose positions can be written in a fixed number of bytes.
 pub trait Packed: Searchable {
@@ -330,7 +331,7 @@ fn open<G: Packed>(
 /// be used) is refused before any game is played.
 fn engine_options<G: Searchable>(
     given: &[(String, String)],
-) -> Result<Vec<(&'static str, super::OptionValue)>, DatagenError> {
+) -> Result<Vec<(&'static str, crate::options::OptionValue)>, DatagenError> {
     let mut probe = G::engine(1);
     given
         .iter()

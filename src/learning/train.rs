@@ -26,11 +26,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::super::eval;
-use super::super::position::Position;
-use super::features::{INPUTS, PER_BUCKET, View};
-use super::network::{MAX_OUTPUT_BUCKETS, Network, QA, QB, SCALE, output_bucket};
-use crate::search::datagen::{self, DatagenError};
+use crate::games::senamukha::Position;
+use crate::games::senamukha::eval;
+use crate::games::senamukha::nnue::features::{INPUTS, PER_BUCKET, View};
+use crate::games::senamukha::nnue::network::{
+    MAX_OUTPUT_BUCKETS, Network, QA, QB, SCALE, output_bucket,
+};
+use crate::learning::datagen::{self, DatagenError};
 
 /// How `ludus train` trains.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +40,7 @@ pub struct Settings {
     /// The hidden layer's size (a view's accumulator).
     pub hidden: usize,
     /// Output buckets, chosen by the number of men on the board
-    /// ([`super::network::output_bucket`]).
+    /// ([`crate::games::senamukha::nnue::network::output_bucket`]).
     pub output_buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,
@@ -78,11 +80,11 @@ impl Settings {
     /// Refuses a setting out of its range, naming it.
     pub fn check(&self) -> Result<(), TrainError> {
         let wrong = |why: String| Err(TrainError::Settings(why));
-        if !super::network::hidden_size_is_valid(self.hidden) {
+        if !crate::games::senamukha::nnue::network::hidden_size_is_valid(self.hidden) {
             return wrong(format!(
                 "--hidden {}: {}",
                 self.hidden,
-                super::network::HIDDEN_SIZES
+                crate::games::senamukha::nnue::network::HIDDEN_SIZES
             ));
         }
         if !(1..=MAX_OUTPUT_BUCKETS).contains(&self.output_buckets) {
@@ -141,7 +143,7 @@ pub enum TrainError {
     /// The network to start from cannot be used.
     Init {
         path: PathBuf,
-        error: super::network::NetworkError,
+        error: crate::games::senamukha::nnue::network::NetworkError,
     },
 }
 
@@ -433,7 +435,7 @@ impl FloatNetwork {
         self.output(&ours, &theirs, position.occupied().count_ones()) * SCALE as f32
     }
 
-    /// The network in integers (see [`super::network`]): each input's column plus its
+    /// The network in integers (see [`crate::games::senamukha::nnue::network`]): each input's column plus its
     /// factor's.
     pub fn quantise(&self) -> Network {
         let round = |w: f32, q: i32| (w * q as f32).round() as i16;
