@@ -119,23 +119,16 @@ impl Searcher {
         self.sort(position, &mut moves);
         let lines_wanted = limits.multi_pv.clamp(1, moves.len().max(1));
         let mut best = moves.first().copied();
-        let mut info = Info {
-            depth: 0,
-            seldepth: 0,
-            scores: position
+        let mut info = Info::before_search(
+            position
                 .evaluate_all()
                 .into_iter()
                 .map(Score::Centi)
                 .collect(),
-            nodes: 0,
-            time_ms: 0,
-            pv: best
-                .iter()
+            best.iter()
                 .map(|&m| position.format_move(m, canonical))
                 .collect(),
-            multi_pv: None,
-            hashfull: None,
-        };
+        );
         // A forced move is searched too, for its scores (as two-player searches do).
         if moves.len() == 1 {
             budget.forced_move();
