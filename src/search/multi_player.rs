@@ -60,6 +60,12 @@ fn utility(values: &[Value], root: Player) -> Value {
     values[root] - best_other
 }
 
+/// What every node of one search reads: the player searched for (R) and the limits.
+struct Context<'a> {
+    root: Player,
+    budget: &'a Budget,
+}
+
 /// A reusable multi-player searcher.
 pub struct Searcher {
     pub algorithm: Algorithm,
@@ -133,6 +139,10 @@ impl Searcher {
         if moves.len() == 1 {
             budget.forced_move();
         }
+        let ctx = Context {
+            root,
+            budget: &budget,
+        };
         if position.outcome().is_none() && !moves.is_empty() {
             for depth in 1..=budget.depth {
                 // The best lines so far, best first: each move searched with the
@@ -146,8 +156,7 @@ impl Searcher {
                         lines[lines_wanted - 1].0
                     };
                     position.play(mv);
-                    let (value, values) =
-                        self.node(position, depth - 1, alpha, INFINITY, root, &budget);
+                    let (value, values) = self.node(position, depth - 1, alpha, INFINITY, &ctx);
                     position.undo();
                     if self.stopped {
                         break;
@@ -221,33 +230,30 @@ impl Searcher {
         depth: u32,
         alpha: Value,
         beta: Value,
-        root: Player,
-        budget: &Budget,
+        ctx: &Context,
     ) -> (Value, Vec<Value>) {
-        self.poll(budget);
+        self.poll(ctx.budget);
         if self.stopped {
             return (0, Vec::new());
         }
         if let Some(values) = position.final_values() {
-            return (utility(&values, root), values);
+            return (utility(&values, ctx.root), values);
         }
         if depth == 0 {
             let values = position.evaluate_all();
-            return (utility(&values, root), values);
+            return (utility(&values, ctx.root), values);
         }
-        if position.to_move() == root {
-            self.max_node(position, depth, alpha, beta, root, budget)
+        if position.to_move() == ctx.root {
+            self.max_node(position, depth, alpha, beta, ctx)
         } else {
             match self.algorithm {
-                Algorithm::Paranoid => {
-                    self.paranoid_min(position, depth, alpha, beta, root, budget)
-                }
+                Algorithm::Paranoid => self.paranoid_min(position, depth, alpha, beta, ctx),
                 // Not searched here (see `search`); BRS+ stands in.
                 Algorithm::BestReply | Algorithm::MonteCarlo => self
-                    .best_reply_min(position, depth, alpha, beta, root, false, budget)
+                    .best_reply_min(position, depth, alpha, beta, false, ctx)
                     .unwrap_or_else(|| {
                         let values = position.evaluate_all();
-                        (utility(&values, root), values)
+                        (utility(&values, ctx.root), values)
                     }),
             }
         }
@@ -259,8 +265,7 @@ impl Searcher {
         depth: u32,
         mut alpha: Value,
         beta: Value,
-        root: Player,
-        budget: &Budget,
+        ctx: &Context,
     ) -> (Value, Vec<Value>) {
         let mut moves = Vec::with_capacity(12);
         position.legal_moves(&mut moves);
@@ -268,7 +273,7 @@ impl Searcher {
         let mut best = (-INFINITY, Vec::new());
         for mv in moves {
             position.play(mv);
-            let result = self.node(position, depth - 1, alpha, beta, root, budget);
+            let result = self.node(position, depth - 1, alpha, beta, ctx);
             position.undo();
             if self.stopped {
                 return (0, Vec::new());
@@ -290,8 +295,7 @@ impl Searcher {
         depth: u32,
         alpha: Value,
         mut beta: Value,
-        root: Player,
-        budget: &Budget,
+        ctx: &Context,
     ) -> (Value, Vec<Value>) {
         let mut moves = Vec::with_capacity(12);
         position.legal_moves(&mut moves);
@@ -299,7 +303,7 @@ impl Searcher {
         let mut best = (INFINITY, Vec::new());
         for mv in moves {
             position.play(mv);
-            let result = self.node(position, depth - 1, alpha, beta, root, budget);
+            let result = self.node(position, depth - 1, alpha, beta, ctx);
             position.undo();
             if self.stopped {
                 return (0, Vec::new());
@@ -318,20 +322,18 @@ impl Searcher {
     /// A BRS+ layer of opponents' turns up to R's next turn: exactly one opponent's move
     /// is searched (`searched` tells whether that happened already); the others play
     /// their first move in move order. `None` when no line of the layer qualifies.
-    #[allow(clippy::too_many_arguments)]
     fn best_reply_min<G: MultiPlayerGame>(
         &mut self,
         position: &mut G,
         depth: u32,
         alpha: Value,
         mut beta: Value,
-        root: Player,
         searched: bool,
-        budget: &Budget,
+        ctx: &Context,
     ) -> Option<(Value, Vec<Value>)> {
-        if position.to_move() == root || position.outcome().is_some() {
+        if position.to_move() == ctx.root || position.outcome().is_some() {
             // The layer is complete only if one opponent's move was searched.
-            return searched.then(|| self.node(position, depth - 1, alpha, beta, root, budget));
+            return searched.then(|| self.node(position, depth - 1, alpha, beta, ctx));
         }
         let mut moves = Vec::with_capacity(12);
         position.legal_moves(&mut moves);
@@ -350,7 +352,7 @@ impl Searcher {
         // This opponent plays its first move; another opponent's reply is searched.
         if let Some(&default) = moves.first() {
             position.play(default);
-            let result = self.best_reply_min(position, depth, alpha, beta, root, searched, budget);
+            let result = self.best_reply_min(position, depth, alpha, beta, searched, ctx);
             position.undo();
             if consider(self, result, &mut beta) {
                 return best;
@@ -360,7 +362,7 @@ impl Searcher {
         if !searched {
             for mv in moves {
                 position.play(mv);
-                let result = self.best_reply_min(position, depth, alpha, beta, root, true, budget);
+                let result = self.best_reply_min(position, depth, alpha, beta, true, ctx);
                 position.undo();
                 if consider(self, result, &mut beta) {
                     break;
