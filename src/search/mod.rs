@@ -99,6 +99,21 @@ pub struct Info {
 }
 
 impl Info {
+    /// The report a search stands on before its first iteration completes: the static
+    /// evaluation's `scores` and the first move searched as the line.
+    pub(crate) fn before_search(scores: Vec<Score>, pv: Vec<String>) -> Info {
+        Info {
+            depth: 0,
+            seldepth: 0,
+            scores,
+            nodes: 0,
+            time_ms: 0,
+            pv,
+            multi_pv: None,
+            hashfull: None,
+        }
+    }
+
     pub fn nps(&self) -> u64 {
         self.nodes * 1000 / self.time_ms.max(1)
     }

@@ -60,6 +60,12 @@ fn utility(values: &[Value], root: Player) -> Value {
     values[root] - best_other
 }
 
+/// What every node of one search reads: the player searched for (R) and the limits.
+struct Context<'a> {
+    root: Player,
+    budget: &'a Budget,
+}
+
 /// A reusable multi-player searcher.
 pub struct Searcher {
     pub algorithm: Algorithm,
@@ -119,27 +125,24 @@ impl Searcher {
         self.sort(position, &mut moves);
         let lines_wanted = limits.multi_pv.clamp(1, moves.len().max(1));
         let mut best = moves.first().copied();
-        let mut info = Info {
-            depth: 0,
-            seldepth: 0,
-            scores: position
+        let mut info = Info::before_search(
+            position
                 .evaluate_all()
                 .into_iter()
                 .map(Score::Centi)
                 .collect(),
-            nodes: 0,
-            time_ms: 0,
-            pv: best
-                .iter()
+            best.iter()
                 .map(|&m| position.format_move(m, canonical))
                 .collect(),
-            multi_pv: None,
-            hashfull: None,
-        };
+        );
         // A forced move is searched too, for its scores (as two-player searches do).
         if moves.len() == 1 {
             budget.forced_move();
         }
+        let ctx = Context {
+            root,
+            budget: &budget,
+        };
         if position.outcome().is_none() && !moves.is_empty() {
             for depth in 1..=budget.depth {
                 // The best lines so far, best first: each move searched with the
@@ -153,8 +156,7 @@ impl Searcher {
                         lines[lines_wanted - 1].0
                     };
                     position.play(mv);
-                    let (value, values) =
-                        self.node(position, depth - 1, alpha, INFINITY, root, &budget);
+                    let (value, values) = self.node(position, depth - 1, alpha, INFINITY, &ctx);
                     position.undo();
                     if self.stopped {
                         break;
@@ -228,33 +230,30 @@ impl Searcher {
         depth: u32,
         alpha: Value,
         beta: Value,
-        root: Player,
-        budget: &Budget,
+        ctx: &Context,
     ) -> (Value, Vec<Value>) {
-        self.poll(budget);
+        self.poll(ctx.budget);
         if self.stopped {
             return (0, Vec::new());
         }
         if let Some(values) = position.final_values() {
-            return (utility(&values, root), values);
+            return (utility(&values, ctx.root), values);
         }
         if depth == 0 {
             let values = position.evaluate_all();
-            return (utility(&values, root), values);
+            return (utility(&values, ctx.root), values);
         }
-        if position.to_move() == root {
-            self.max_node(position, depth, alpha, beta, root, budget)
+        if position.to_move() == ctx.root {
+            self.max_node(position, depth, alpha, beta, ctx)
         } else {
             match self.algorithm {
-                Algorithm::Paranoid => {
-                    self.paranoid_min(position, depth, alpha, beta, root, budget)
-                }
+                Algorithm::Paranoid => self.paranoid_min(position, depth, alpha, beta, ctx),
                 // Not searched here (see `search`); BRS+ stands in.
                 Algorithm::BestReply | Algorithm::MonteCarlo => self
-                    .best_reply_min(position, depth, alpha, beta, root, false, budget)
+                    .best_reply_min(position, depth, alpha, beta, false, ctx)
                     .unwrap_or_else(|| {
                         let values = position.evaluate_all();
-                        (utility(&values, root), values)
+                        (utility(&values, ctx.root), values)
                     }),
             }
         }
@@ -266,8 +265,7 @@ impl Searcher {
         depth: u32,
         mut alpha: Value,
         beta: Value,
-        root: Player,
-        budget: &Budget,
+        ctx: &Context,
     ) -> (Value, Vec<Value>) {
         let mut moves = Vec::with_capacity(12);
         position.legal_moves(&mut moves);
@@ -275,7 +273,7 @@ impl Searcher {
         let mut best = (-INFINITY, Vec::new());
         for mv in moves {
             position.play(mv);
-            let result = self.node(position, depth - 1, alpha, beta, root, budget);
+            let result = self.node(position, depth - 1, alpha, beta, ctx);
             position.undo();
             if self.stopped {
                 return (0, Vec::new());
@@ -297,8 +295,7 @@ impl Searcher {
         depth: u32,
         alpha: Value,
         mut beta: Value,
-        root: Player,
-        budget: &Budget,
+        ctx: &Context,
     ) -> (Value, Vec<Value>) {
         let mut moves = Vec::with_capacity(12);
         position.legal_moves(&mut moves);
@@ -306,7 +303,7 @@ impl Searcher {
         let mut best = (INFINITY, Vec::new());
         for mv in moves {
             position.play(mv);
-            let result = self.node(position, depth - 1, alpha, beta, root, budget);
+            let result = self.node(position, depth - 1, alpha, beta, ctx);
             position.undo();
             if self.stopped {
                 return (0, Vec::new());
@@ -325,20 +322,18 @@ impl Searcher {
     /// A BRS+ layer of opponents' turns up to R's next turn: exactly one opponent's move
     /// is searched (`searched` tells whether that happened already); the others play
     /// their first move in move order. `None` when no line of the layer qualifies.
-    #[allow(clippy::too_many_arguments)]
     fn best_reply_min<G: MultiPlayerGame>(
         &mut self,
         position: &mut G,
         depth: u32,
         alpha: Value,
         mut beta: Value,
-        root: Player,
         searched: bool,
-        budget: &Budget,
+        ctx: &Context,
     ) -> Option<(Value, Vec<Value>)> {
-        if position.to_move() == root || position.outcome().is_some() {
+        if position.to_move() == ctx.root || position.outcome().is_some() {
             // The layer is complete only if one opponent's move was searched.
-            return searched.then(|| self.node(position, depth - 1, alpha, beta, root, budget));
+            return searched.then(|| self.node(position, depth - 1, alpha, beta, ctx));
         }
         let mut moves = Vec::with_capacity(12);
         position.legal_moves(&mut moves);
@@ -357,7 +352,7 @@ impl Searcher {
         // This opponent plays its first move; another opponent's reply is searched.
         if let Some(&default) = moves.first() {
             position.play(default);
-            let result = self.best_reply_min(position, depth, alpha, beta, root, searched, budget);
+            let result = self.best_reply_min(position, depth, alpha, beta, searched, ctx);
             position.undo();
             if consider(self, result, &mut beta) {
                 return best;
@@ -367,7 +362,7 @@ impl Searcher {
         if !searched {
             for mv in moves {
                 position.play(mv);
-                let result = self.best_reply_min(position, depth, alpha, beta, root, true, budget);
+                let result = self.best_reply_min(position, depth, alpha, beta, true, ctx);
                 position.undo();
                 if consider(self, result, &mut beta) {
                     break;
