@@ -12,7 +12,7 @@ use ludus::search::{Limits, Searchable};
 
 fn nodes_at_depth<G: Searchable>(fen: &str, depth: u32) -> u64 {
     let mut position = G::from_fen(fen).unwrap();
-    let mut engine = G::engine(16);
+    let mut engine = G::new_search(16);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -52,7 +52,7 @@ fn stop_latency(c: &mut Criterion) {
                 let flag = stop.clone();
                 let search = std::thread::spawn(move || {
                     let mut position = senamukha::Position::start();
-                    let mut engine = senamukha::Position::engine(16);
+                    let mut engine = senamukha::Position::new_search(16);
                     let limits = Limits {
                         infinite: true,
                         stop: Some(flag),

@@ -53,7 +53,7 @@ fn run_game<G: Play>(
     let mut searching = Duration::ZERO;
     for fen in G::BENCH_POSITIONS {
         let mut position = G::from_fen(fen).map_err(|error| BenchError::Position { fen, error })?;
-        let mut engine = G::engine(16);
+        let mut engine = G::new_search(16);
         G::wait_until_ready(&mut engine, &position);
         let limits = Limits {
             depth: Some(depth),
@@ -151,7 +151,7 @@ pub fn tree<G: Play>(run: &TreeRun, out: &mut dyn Write) -> Result<(), BenchErro
     for (index, line) in run.openings.iter().enumerate() {
         let mut position: G =
             crate::tournament::opening_position(line).map_err(BenchError::Opening)?;
-        let mut engine = G::engine(run.hash_mib);
+        let mut engine = G::new_search(run.hash_mib);
         G::set_threads(&mut engine, run.threads);
         G::prepare(&mut engine).map_err(BenchError::Memory)?;
         G::wait_until_ready(&mut engine, &position);

@@ -128,7 +128,7 @@ fn compare_with_brute_force(
     wanted: usize,
     seed: u64,
 ) -> usize {
-    let mut engine = Position::engine(1);
+    let mut engine = Position::new_search(1);
     Position::set_engine_option(
         &mut engine,
         "Endgame Counters",
@@ -198,7 +198,7 @@ fn the_search_finds_the_exact_value_where_passes_occur_with_tables() {
 /// `endgame_counters` counters.
 fn search(fen: &str, endgame_counters: u32, d: u32) -> (Score, String) {
     let mut position = Position::from_fen(fen).unwrap();
-    let mut engine = Position::engine(16);
+    let mut engine = Position::new_search(16);
     Position::set_engine_option(
         &mut engine,
         "Endgame Counters",
@@ -247,7 +247,7 @@ fn the_table_files_agree_with_the_brute_force() {
     let dir = std::env::temp_dir().join(format!("ludus-exact-files-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     mangala::endgame::build_into(&dir, 10, false, 2, &mut std::io::sink()).unwrap();
-    let mut engine = Position::engine(1);
+    let mut engine = Position::new_search(1);
     let path = OptionValue::Path(Some(dir.clone()));
     Position::set_engine_option(&mut engine, "EndgamePath", &path).unwrap();
     let mut seed = 2026;

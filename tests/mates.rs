@@ -48,7 +48,7 @@ fn shortest_mate(fen: &str, at_most: u32) -> Option<u32> {
 
 fn search(fen: &str, limits: Limits) -> (Option<String>, Score, u32) {
     let mut position = senamukha::Position::from_fen(fen).unwrap();
-    let mut engine = senamukha::Position::engine(16);
+    let mut engine = senamukha::Position::new_search(16);
     let result = senamukha::Position::think(&mut engine, &mut position, &limits, &mut |_| {});
     let best = result
         .best_move

@@ -18,7 +18,7 @@ fn depth(d: u32) -> Limits {
 
 fn best<G: Searchable>(fen: &str, limits: &Limits) -> (G, G::Move, Vec<Score>) {
     let mut position = G::from_fen(fen).unwrap();
-    let mut engine = G::engine(16);
+    let mut engine = G::new_search(16);
     let result = G::think(&mut engine, &mut position, limits, &mut |_| {});
     (
         position,
@@ -128,7 +128,7 @@ fn two_threads_find_the_mates_and_play_them() {
         ),
     ] {
         let mut position = senamukha::Position::from_fen(fen).unwrap();
-        let mut two = senamukha::Position::engine(16);
+        let mut two = senamukha::Position::new_search(16);
         senamukha::Position::set_threads(&mut two, 2);
         let mut reports = 0;
         let result =
@@ -169,7 +169,7 @@ fn mangala_endgames_are_searched_to_the_end() {
     // Without the tables (7 counters: an odd count, which they never cover anyway).
     // E captures and leads to a proven win (Mangala II scores are final margins).
     let mut position = mangala::Position::from_fen("0,0,0,0,2,1/1,3,0,0,0,0 S 33 32").unwrap();
-    let mut engine = mangala::Position::engine(16);
+    let mut engine = mangala::Position::new_search(16);
     mangala::Position::set_engine_option(&mut engine, "Endgame Counters", &OptionValue::Number(0))
         .unwrap();
     let result = mangala::Position::think(&mut engine, &mut position, &depth(30), &mut |_| {});
@@ -192,7 +192,7 @@ fn proven_margin(table: &mangala::endgame::Table, position: &mangala::Position) 
 #[test]
 fn mangala_endgames_are_played_from_the_table_keeping_their_value() {
     let table = mangala::endgame::Table::build(10, false, 2).unwrap();
-    let mut engine = mangala::Position::engine(16);
+    let mut engine = mangala::Position::new_search(16);
     mangala::Position::set_engine_option(&mut engine, "Endgame Counters", &OptionValue::Number(10))
         .unwrap();
     let mut seed = 99u64;
@@ -330,7 +330,7 @@ fn monte_carlo_keeps_its_tree_within_hash() {
 #[test]
 fn node_limits_and_the_stop_flag_end_a_search_with_a_move() {
     let mut position = senamukha::Position::start();
-    let mut engine = senamukha::Position::engine(16);
+    let mut engine = senamukha::Position::new_search(16);
     let limits = Limits {
         nodes: Some(20_000),
         ..Limits::default()

@@ -20,7 +20,7 @@ fn play<G: Searchable>(
     rng: &mut Rng,
     max_plies: usize,
 ) -> Option<Outcome> {
-    let mut engines: Vec<G::Engine> = seats.iter().map(|_| G::engine(8)).collect();
+    let mut engines: Vec<G::Search> = seats.iter().map(|_| G::new_search(8)).collect();
     // Reproducible games: the endgame tables (Mangala II) are there from the start.
     for engine in engines.iter_mut() {
         G::wait_until_ready(engine, &position);

@@ -185,7 +185,7 @@ pub struct GameOf<G: Searchable> {
     position: G,
     moves: Vec<G::Move>,
     rules: Vec<(String, String)>,
-    engine: G::Engine,
+    engine: G::Search,
     hash_mib: usize,
     threads: usize,
     /// Engine options set, applied again whenever the engine is made anew.
@@ -199,7 +199,7 @@ impl<G: Searchable> GameOf<G> {
             position: G::start(),
             moves: Vec::new(),
             rules: Vec::new(),
-            engine: G::engine(hash_mib),
+            engine: G::new_search(hash_mib),
             hash_mib,
             threads: 1,
             engine_settings: Vec::new(),
@@ -208,7 +208,7 @@ impl<G: Searchable> GameOf<G> {
 
     /// A new engine with the hash size and engine options set.
     fn new_engine(&mut self) {
-        self.engine = G::engine(self.hash_mib);
+        self.engine = G::new_search(self.hash_mib);
         G::set_threads(&mut self.engine, self.threads);
         for (name, value) in &self.engine_settings {
             // Accepted once, so accepted again.
@@ -237,7 +237,7 @@ impl<G: Searchable> GameOf<G> {
 
 impl<G: Searchable + Presentation + Send + 'static> AnyGame for GameOf<G>
 where
-    G::Engine: Send,
+    G::Search: Send,
     G::Move: Send,
 {
     fn name(&self) -> &'static str {

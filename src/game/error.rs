@@ -104,15 +104,11 @@ impl OptionError {
     }
 
     /// `game` has no rule option `name` among `options`.
-    pub fn unknown_rule(
-        game: &'static str,
-        name: &str,
-        options: &[crate::options::OptionSpec],
-    ) -> Self {
+    pub fn unknown_rule<G: super::Game>(name: &str) -> Self {
         OptionError::UnknownRule {
-            game,
+            game: G::NAME,
             name: name.to_string(),
-            known: options.iter().map(|o| o.name).collect(),
+            known: G::RULE_OPTIONS.iter().map(|o| o.name).collect(),
         }
     }
 }

@@ -54,6 +54,58 @@ pub use rng::{Rng, splitmix64};
 pub use rule_option::parse_limit;
 pub use text::{QUOTED_CHARS, choose, escaped, in_words, quote, quoted};
 
+/// The [`Game`] methods every game's position has as inherent methods (the rules'
+/// own names: `legal_moves`, `count_legal`, `play`, `undo`, `outcome`, `zobrist`,
+/// `parse_move`, `format_move`), forwarded, for the `impl Game` of each game; with
+/// `parse`, `start` and `format`, also `start`, `from_fen` and `fen` from the game's
+/// position text functions. A
+/// missing inherent method would make a forward call itself: rustc's
+/// `unconditional_recursion` lint, an error under clippy's `-D warnings`, says so.
+macro_rules! forward_rules {
+    ($position:ty, parse: $parse:path, start: $start:path, format: $format:path) => {
+        fn start() -> Self {
+            $parse($start).expect("the start position is valid")
+        }
+        fn from_fen(text: &str) -> Result<Self, $crate::game::PositionError> {
+            $parse(text)
+        }
+        fn fen(&self) -> String {
+            $format(self)
+        }
+        $crate::game::forward_rules!($position);
+    };
+    ($position:ty) => {
+        fn legal_moves(&self, out: &mut Vec<Self::Move>) {
+            <$position>::legal_moves(self, out)
+        }
+        #[inline]
+        fn count_legal_moves(&self) -> u64 {
+            self.count_legal()
+        }
+        #[inline]
+        fn play(&mut self, mv: Self::Move) {
+            <$position>::play(self, mv)
+        }
+        #[inline]
+        fn undo(&mut self) -> Option<Self::Move> {
+            <$position>::undo(self)
+        }
+        fn outcome(&self) -> Option<$crate::game::Outcome> {
+            <$position>::outcome(self)
+        }
+        fn hash(&self) -> u64 {
+            self.zobrist()
+        }
+        fn read_move(&self, text: &str) -> Result<Self::Move, $crate::game::MoveError> {
+            <$position>::parse_move(self, text)
+        }
+        fn format_move(&self, mv: Self::Move, notation: Self::Notation) -> String {
+            <$position>::format_move(self, mv, notation)
+        }
+    };
+}
+pub(crate) use forward_rules;
+
 /// A player, as an index into [`Game::PLAYERS`] in turn order.
 pub type Player = usize;
 

@@ -32,11 +32,11 @@ pub mod senamukha;
 /// What every registered game is: searchable, drawable, and movable to a work thread
 /// with its engine.
 pub trait Play:
-    Searchable<Engine: Send> + Game<Move: Send> + Presentation + Send + 'static
+    Searchable<Search: Send> + Game<Move: Send> + Presentation + Send + 'static
 {
 }
 
-impl<G: Searchable<Engine: Send> + Game<Move: Send> + Presentation + Send + 'static> Play for G {}
+impl<G: Searchable<Search: Send> + Game<Move: Send> + Presentation + Send + 'static> Play for G {}
 
 /// The games, in the order front ends list them: the one list from which both their
 /// names ([`NAMES`]) and the dispatch to their types ([`visit`]) come, so that adding a

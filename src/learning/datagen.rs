@@ -332,7 +332,7 @@ fn open<G: Packed>(
 fn engine_options<G: Searchable>(
     given: &[(String, String)],
 ) -> Result<Vec<(&'static str, crate::options::OptionValue)>, DatagenError> {
-    let mut probe = G::engine(1);
+    let mut probe = G::new_search(1);
     given
         .iter()
         .map(|(name, value)| {
@@ -361,12 +361,12 @@ pub fn run<G: Packed>(
     progress: &mut (dyn Write + Send),
 ) -> Result<usize, DatagenError>
 where
-    G::Engine: Send,
+    G::Search: Send,
 {
     let quiet = G::tuning().ok_or(DatagenError::NoQuietTest(G::NAME))?.quiet;
     let options = engine_options::<G>(&settings.options)?;
     let engine = || {
-        let mut engine = G::engine(16);
+        let mut engine = G::new_search(16);
         for (name, value) in &options {
             // Accepted by the probe engine, so accepted again.
             let _ = G::set_engine_option(&mut engine, name, value);
@@ -381,7 +381,7 @@ where
         settings.depth,
         settings.max_plies,
     );
-    let game = |engine: &mut G::Engine, game: usize| play_game::<G>(engine, &play, game, quiet);
+    let game = |engine: &mut G::Search, game: usize| play_game::<G>(engine, &play, game, quiet);
     let started = Instant::now();
     let mut shown = Instant::now();
     let mut positions = kept;
@@ -427,7 +427,7 @@ where
 /// One self-play game: the records of its kept positions (quiet, undecided), with
 /// their scores and the game's result.
 fn play_game<G: Packed>(
-    engine: &mut G::Engine,
+    engine: &mut G::Search,
     play: &selfplay::Play,
     game: usize,
     quiet: fn(&G, G::Move) -> bool,

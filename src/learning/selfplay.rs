@@ -59,7 +59,7 @@ pub type Seen<'a, G> = dyn FnMut(&G, <G as crate::game::Game>::Move, Option<i32>
 /// (`None` for a decided one: a mate, or past the adjudication margin). Returns the
 /// first player's points: 2 won, 1 drawn, 0 lost.
 pub fn play_game<G: Searchable>(
-    engine: &mut G::Engine,
+    engine: &mut G::Search,
     play: &Play,
     game: usize,
     seen: &mut Seen<G>,
@@ -122,11 +122,11 @@ pub fn on_threads<G, T>(
     games: usize,
     threads: usize,
     skip: &(dyn Fn(usize) -> bool + Sync),
-    engine: &(dyn Fn() -> G::Engine + Sync),
-    play: &(dyn Fn(&mut G::Engine, usize) -> T + Sync),
+    engine: &(dyn Fn() -> G::Search + Sync),
+    play: &(dyn Fn(&mut G::Search, usize) -> T + Sync),
     take: &mut (dyn FnMut(usize, T) -> bool + Send),
 ) where
-    G: Searchable<Engine: Send>,
+    G: Searchable<Search: Send>,
 {
     let next = AtomicUsize::new(0);
     let take = Mutex::new(take);

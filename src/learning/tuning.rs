@@ -60,7 +60,7 @@ pub struct Generate {
 /// Returns the number of positions written.
 pub fn generate<G>(settings: &Generate, out: &mut (dyn Write + Send)) -> std::io::Result<usize>
 where
-    G: Searchable<Engine: Send> + Send,
+    G: Searchable<Search: Send> + Send,
 {
     let terms = G::tuning().ok_or_else(|| {
         std::io::Error::other(format!("{}'s evaluation cannot be tuned", G::NAME))
@@ -74,7 +74,7 @@ where
     );
     let quiet = terms.quiet;
     // One game: its quiet positions as lines, labelled with its result.
-    let game = |engine: &mut G::Engine, game: usize| -> Vec<String> {
+    let game = |engine: &mut G::Search, game: usize| -> Vec<String> {
         let mut kept = Vec::new();
         let points = selfplay::play_game::<G>(engine, &play, game, &mut |position, mv, _, _| {
             if quiet(position, mv) {
@@ -92,7 +92,7 @@ where
         settings.games,
         settings.concurrency,
         &|_| false,
-        &|| G::engine(16),
+        &|| G::new_search(16),
         &game,
         &mut |game, lines| {
             let text: String = lines.concat();

@@ -8,7 +8,7 @@
 //! use ludus::games::senamukha::Position;
 //! use ludus::search::{Limits, Searchable};
 //!
-//! let mut engine = Position::engine(16); // a 16 MiB hash table
+//! let mut engine = Position::new_search(16); // a 16 MiB hash table
 //! let mut position = Position::start();
 //! let limits = Limits { depth: Some(3), ..Limits::default() };
 //! let result = Position::think(&mut engine, &mut position, &limits, &mut |_| {});
@@ -200,18 +200,18 @@ pub use crate::options::OptionValue;
 /// two-player games, a multi-player search for Mentula.
 pub trait Searchable: crate::game::Game {
     /// The search with its tables, kept from one search to the next.
-    type Engine;
+    type Search;
     /// The game's own engine options.
     const ENGINE_OPTIONS: &'static [crate::options::OptionSpec] = &[];
     /// The positions `ludus bench` searches, and to what depth (its signature).
     const BENCH_POSITIONS: &'static [&'static str];
     const BENCH_DEPTH: u32;
     /// A new engine with a transposition table of `hash_mib` MiB where it uses one.
-    fn engine(hash_mib: usize) -> Self::Engine;
+    fn new_search(hash_mib: usize) -> Self::Search;
     /// Sets one of [`Searchable::ENGINE_OPTIONS`] (the name matched without case,
     /// the value within its range).
     fn set_engine_option(
-        _engine: &mut Self::Engine,
+        _engine: &mut Self::Search,
         name: &str,
         _value: &OptionValue,
     ) -> Result<(), OptionError> {
@@ -222,14 +222,14 @@ pub trait Searchable: crate::game::Game {
     }
     /// Waits until what the engine builds in the background for `position` (an
     /// endgame table) is ready, so that the next search is reproducible.
-    fn wait_until_ready(_engine: &mut Self::Engine, _position: &Self) {}
+    fn wait_until_ready(_engine: &mut Self::Search, _position: &Self) {}
     /// Forgets what earlier searches learnt (a new game), keeping the memory taken.
-    fn clear(_engine: &mut Self::Engine) {}
+    fn clear(_engine: &mut Self::Search) {}
     /// Searches on this many threads from the next search on, where the game's search
     /// runs on several (the alpha-beta games); otherwise it stays on one.
-    fn set_threads(_engine: &mut Self::Engine, _threads: usize) {}
+    fn set_threads(_engine: &mut Self::Search, _threads: usize) {}
     /// Takes the memory the next search needs, before it starts.
-    fn prepare(_engine: &mut Self::Engine) -> Result<(), MemoryError> {
+    fn prepare(_engine: &mut Self::Search) -> Result<(), MemoryError> {
         Ok(())
     }
     /// The evaluation's terms and weights, when they can be fitted to game results
@@ -239,11 +239,11 @@ pub trait Searchable: crate::game::Game {
     }
     /// Searches the position for the player to move.
     /// The shape of the last search's tree, where the search counts it (alpha-beta).
-    fn tree_stats(_engine: &Self::Engine) -> Option<TreeStats> {
+    fn tree_stats(_engine: &Self::Search) -> Option<TreeStats> {
         None
     }
     fn think(
-        engine: &mut Self::Engine,
+        engine: &mut Self::Search,
         position: &mut Self,
         limits: &Limits,
         report: &mut dyn FnMut(&Info),

@@ -244,10 +244,12 @@ impl Searcher {
             return (utility(&values, ctx.root), values);
         }
         if position.to_move() == ctx.root {
-            self.max_node(position, depth, alpha, beta, ctx)
+            self.every_move_node(position, depth, (alpha, beta), true, ctx)
         } else {
             match self.algorithm {
-                Algorithm::Paranoid => self.paranoid_min(position, depth, alpha, beta, ctx),
+                Algorithm::Paranoid => {
+                    self.every_move_node(position, depth, (alpha, beta), false, ctx)
+                }
                 // Not searched here (see `search`); BRS+ stands in.
                 Algorithm::BestReply | Algorithm::MonteCarlo => self
                     .best_reply_min(position, depth, alpha, beta, false, ctx)
@@ -259,18 +261,20 @@ impl Searcher {
         }
     }
 
-    fn max_node<G: MultiPlayerGame>(
+    /// A layer where every move is searched: the root player's, maximising its
+    /// utility, or in the paranoid search an opponent's, minimising it.
+    fn every_move_node<G: MultiPlayerGame>(
         &mut self,
         position: &mut G,
         depth: u32,
-        mut alpha: Value,
-        beta: Value,
+        (mut alpha, mut beta): (Value, Value),
+        maximising: bool,
         ctx: &Context,
     ) -> (Value, Vec<Value>) {
         let mut moves = Vec::with_capacity(12);
         position.legal_moves(&mut moves);
         self.sort(position, &mut moves);
-        let mut best = (-INFINITY, Vec::new());
+        let mut best = (if maximising { -INFINITY } else { INFINITY }, Vec::new());
         for mv in moves {
             position.play(mv);
             let result = self.node(position, depth - 1, alpha, beta, ctx);
@@ -278,38 +282,17 @@ impl Searcher {
             if self.stopped {
                 return (0, Vec::new());
             }
-            if result.0 > best.0 {
-                alpha = alpha.max(result.0);
-                best = result;
-                if alpha >= beta {
-                    break;
+            let better = if maximising {
+                result.0 > best.0
+            } else {
+                result.0 < best.0
+            };
+            if better {
+                if maximising {
+                    alpha = alpha.max(result.0);
+                } else {
+                    beta = beta.min(result.0);
                 }
-            }
-        }
-        best
-    }
-
-    fn paranoid_min<G: MultiPlayerGame>(
-        &mut self,
-        position: &mut G,
-        depth: u32,
-        alpha: Value,
-        mut beta: Value,
-        ctx: &Context,
-    ) -> (Value, Vec<Value>) {
-        let mut moves = Vec::with_capacity(12);
-        position.legal_moves(&mut moves);
-        self.sort(position, &mut moves);
-        let mut best = (INFINITY, Vec::new());
-        for mv in moves {
-            position.play(mv);
-            let result = self.node(position, depth - 1, alpha, beta, ctx);
-            position.undo();
-            if self.stopped {
-                return (0, Vec::new());
-            }
-            if result.0 < best.0 {
-                beta = beta.min(result.0);
                 best = result;
                 if alpha >= beta {
                     break;

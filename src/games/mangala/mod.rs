@@ -2,28 +2,28 @@
 //!
 //! - `position`: pits, sowing, captures, passes and the end of the game;
 //! - `endgame`: tables of proven bounds for positions with few counters;
-//! - `engine`: the search with the tables;
+//! - `search`: the search with the tables (`MangalaSearch`);
 //! - `eval`: the evaluation and what alpha-beta needs;
 //! - `text`: the position string and the move notations.
 
 pub mod endgame;
-mod engine;
 mod eval;
 mod position;
 #[cfg(test)]
 mod reference;
+mod search;
 mod svg;
 #[cfg(test)]
 mod tests;
 mod text;
 
-pub use engine::ENDGAME_PATH;
 pub use position::{BOARD_EMPTY, Move, PLY_LIMIT, Position, REPETITION, Rules};
+pub use search::ENDGAME_PATH;
 pub use text::Notation;
 
 use crate::game::{
-    Descriptor, Game, MoveError, NamedNotation, OptionError, Outcome, Player, PositionError,
-    Presentation, Seat, parse_limit, seat_names,
+    Descriptor, Game, NamedNotation, OptionError, Outcome, Player, Presentation, Seat, parse_limit,
+    seat_names,
 };
 use crate::options::OptionSpec;
 
@@ -92,25 +92,12 @@ impl Game for Position {
         } else if name.eq_ignore_ascii_case("ply-limit") {
             rules.ply_limit = parse_limit("ply-limit", value)?;
         } else {
-            return Err(OptionError::unknown_rule(
-                Self::NAME,
-                name,
-                Self::RULE_OPTIONS,
-            ));
+            return Err(OptionError::unknown_rule::<Self>(name));
         }
         self.set_rules(rules);
         Ok(())
     }
 
-    fn start() -> Self {
-        text::parse(text::START).expect("the start position is valid")
-    }
-    fn from_fen(text: &str) -> Result<Self, PositionError> {
-        text::parse(text)
-    }
-    fn fen(&self) -> String {
-        text::format_position(self)
-    }
     fn to_move(&self) -> Player {
         Position::to_move(self)
     }
@@ -120,35 +107,8 @@ impl Game for Position {
     fn round_number(&self) -> u32 {
         self.round()
     }
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        Position::legal_moves(self, out)
-    }
-    #[inline]
-    fn count_legal_moves(&self) -> u64 {
-        self.count_legal()
-    }
     fn perft(&mut self, depth: u32) -> u64 {
         Position::perft(self, depth)
-    }
-    #[inline]
-    fn play(&mut self, mv: Move) {
-        Position::play(self, mv)
-    }
-    #[inline]
-    fn undo(&mut self) -> Option<Move> {
-        Position::undo(self)
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        Position::outcome(self)
-    }
-    fn hash(&self) -> u64 {
-        Position::hash(self)
-    }
-    fn read_move(&self, text: &str) -> Result<Move, MoveError> {
-        text::parse_move(self, text)
-    }
-    fn format_move(&self, mv: Move, notation: Notation) -> String {
-        text::format_move(mv, notation)
     }
     fn describe_outcome(outcome: &Outcome) -> String {
         format!(
@@ -159,6 +119,7 @@ impl Game for Position {
             outcome.scores[1]
         )
     }
+    crate::game::forward_rules!(Position, parse: text::parse, start: text::START, format: text::format_position);
 }
 
 impl Presentation for Position {

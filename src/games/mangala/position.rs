@@ -240,7 +240,7 @@ impl Position {
 
     /// A hash of pits, player to move and captures: everything a position's value
     /// depends on (the search's table keys on it).
-    pub fn hash(&self) -> u64 {
+    pub fn zobrist(&self) -> u64 {
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         for &b in self
             .state

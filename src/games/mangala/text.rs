@@ -160,8 +160,20 @@ pub enum Notation {
     Number,
 }
 
+impl Position {
+    /// Reads a move: a pit letter or a number from the mover's left.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        parse_move(self, text)
+    }
+
+    /// Prints a move (the position does not change how).
+    pub fn format_move(&self, mv: Move, notation: Notation) -> String {
+        format_move(mv, notation)
+    }
+}
+
 /// Reads a move: a pit letter or a number from the mover's left.
-pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveError> {
+fn parse_move(position: &Position, text: &str) -> Result<Move, MoveError> {
     let text = text.trim();
     let mover = position.to_move();
     let names = ["south", "north"];
@@ -196,7 +208,7 @@ pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveError> {
 }
 
 /// Prints a move.
-pub fn format_move(mv: Move, notation: Notation) -> String {
+fn format_move(mv: Move, notation: Notation) -> String {
     let pit = mv.0 as usize;
     match notation {
         Notation::Letter => pit_letter(pit).to_string(),

@@ -106,19 +106,19 @@ pub const ALGORITHM: OptionSpec = OptionSpec::combo("Algorithm", 2, &["brs", "pa
 
 /// Mentula is searched by the multi-player searches, chosen by [`ALGORITHM`].
 impl Searchable for Position {
-    type Engine = multi_player::Searcher;
+    type Search = multi_player::Searcher;
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "YY4RR/YY4RR/8/8/8/8/WW4MM/WW4MM w 0 1",
         "Y7/Y5RR/1Y3R2/1Y6/4R1M1/2W3M1/1W5M/1W5M w 1 3",
     ];
     const BENCH_DEPTH: u32 = 5;
     const ENGINE_OPTIONS: &'static [OptionSpec] = &[ALGORITHM];
-    fn engine(hash_mib: usize) -> Self::Engine {
+    fn new_search(hash_mib: usize) -> Self::Search {
         // Monte Carlo's tree is held to `Hash`, as the other games' tables are.
         multi_player::Searcher::with_memory(multi_player::Algorithm::MonteCarlo, hash_mib)
     }
     fn set_engine_option(
-        engine: &mut Self::Engine,
+        engine: &mut Self::Search,
         name: &str,
         value: &OptionValue,
     ) -> Result<(), OptionError> {
@@ -140,7 +140,7 @@ impl Searchable for Position {
         Ok(())
     }
     fn think(
-        engine: &mut Self::Engine,
+        engine: &mut Self::Search,
         position: &mut Self,
         limits: &Limits,
         report: &mut dyn FnMut(&Info),

@@ -28,8 +28,8 @@ pub use position::{
 };
 
 use crate::game::{
-    Descriptor, DiagramLayer, Game, MoveError, NamedNotation, OptionError, Outcome, Player,
-    PositionError, Presentation, parse_limit,
+    Descriptor, DiagramLayer, Game, NamedNotation, OptionError, Outcome, Player, Presentation,
+    parse_limit,
 };
 use crate::options::OptionSpec;
 
@@ -102,24 +102,10 @@ impl Game for Position {
         } else if name.eq_ignore_ascii_case("capture-limit") {
             rules.capture_limit = parse_limit("capture-limit", value)?;
         } else {
-            return Err(OptionError::unknown_rule(
-                Self::NAME,
-                name,
-                Self::RULE_OPTIONS,
-            ));
+            return Err(OptionError::unknown_rule::<Self>(name));
         }
         self.set_rules(rules);
         Ok(())
-    }
-
-    fn start() -> Self {
-        fen::parse(fen::START).expect("the start position is valid")
-    }
-    fn from_fen(text: &str) -> Result<Self, PositionError> {
-        fen::parse(text)
-    }
-    fn fen(&self) -> String {
-        fen::format(self)
     }
 
     /// `list`: the seed's form, `White (to play): a1, a2, b1, b2, Yellow: ...`.
@@ -139,30 +125,6 @@ impl Game for Position {
     }
     fn round_number(&self) -> u32 {
         self.round()
-    }
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        Position::legal_moves(self, out)
-    }
-    fn count_legal_moves(&self) -> u64 {
-        self.count_legal()
-    }
-    fn play(&mut self, mv: Move) {
-        Position::play(self, mv)
-    }
-    fn undo(&mut self) -> Option<Move> {
-        Position::undo(self)
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        Position::outcome(self)
-    }
-    fn hash(&self) -> u64 {
-        self.zobrist()
-    }
-    fn read_move(&self, text: &str) -> Result<Move, MoveError> {
-        Position::parse_move(self, text)
-    }
-    fn format_move(&self, mv: Move, notation: Notation) -> String {
-        Position::format_move(self, mv, notation)
     }
     fn describe_outcome(outcome: &Outcome) -> String {
         let scores: Vec<String> = outcome
@@ -193,6 +155,7 @@ impl Game for Position {
             ranking.join(" > ")
         )
     }
+    crate::game::forward_rules!(Position, parse: fen::parse, start: fen::START, format: fen::format);
 }
 
 impl Presentation for Position {

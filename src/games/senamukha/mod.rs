@@ -8,11 +8,11 @@
 //! - `notation`: coordinate, long (the seed's) and SAN move text;
 //! - `packed`: a position in 49 bytes, for training data;
 //! - `eval`: the hand-written evaluation; `nnue`: the learnt one;
-//! - `engine`: the search with its evaluation chosen by the engine options.
+//! - `search`: the search with its evaluation chosen by the engine options
+//!   (`SenaMukhaSearch`);
 
 mod attacks;
 mod board;
-mod engine;
 pub(crate) mod eval;
 mod exchange;
 mod fen;
@@ -23,6 +23,7 @@ pub mod packed;
 mod position;
 #[cfg(test)]
 mod reference;
+mod search;
 mod svg;
 mod weights;
 
@@ -33,8 +34,8 @@ pub use position::{
 };
 
 use crate::game::{
-    Descriptor, Game, MoveError, NamedNotation, OptionError, Outcome, Player, PositionError,
-    Presentation, Seat, XboardPieces, parse_limit, seat_names,
+    Descriptor, Game, NamedNotation, OptionError, Player, PositionError, Presentation, Seat,
+    XboardPieces, parse_limit, seat_names,
 };
 use crate::options::OptionSpec;
 
@@ -104,26 +105,13 @@ impl Game for Position {
 
     fn set_rule_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         if !name.eq_ignore_ascii_case("n-move-rule") {
-            return Err(OptionError::unknown_rule(
-                Self::NAME,
-                name,
-                Self::RULE_OPTIONS,
-            ));
+            return Err(OptionError::unknown_rule::<Self>(name));
         }
         let n_move_rule = parse_limit("n-move-rule", value)?;
         self.set_rules(Rules { n_move_rule });
         Ok(())
     }
 
-    fn start() -> Self {
-        fen::parse(fen::START).expect("the start position is valid")
-    }
-    fn from_fen(text: &str) -> Result<Self, PositionError> {
-        fen::parse(text)
-    }
-    fn fen(&self) -> String {
-        fen::format(self)
-    }
     fn to_move(&self) -> Player {
         self.side_to_move().index()
     }
@@ -134,33 +122,7 @@ impl Game for Position {
     fn round_number(&self) -> u32 {
         self.fullmove_number()
     }
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        Position::legal_moves(self, out)
-    }
-    #[inline]
-    fn count_legal_moves(&self) -> u64 {
-        self.count_legal()
-    }
-    #[inline]
-    fn play(&mut self, mv: Move) {
-        Position::play(self, mv)
-    }
-    #[inline]
-    fn undo(&mut self) -> Option<Move> {
-        Position::undo(self)
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        Position::outcome(self)
-    }
-    fn hash(&self) -> u64 {
-        self.zobrist()
-    }
-    fn read_move(&self, text: &str) -> Result<Move, MoveError> {
-        Position::parse_move(self, text)
-    }
-    fn format_move(&self, mv: Move, notation: Notation) -> String {
-        Position::format_move(self, mv, notation)
-    }
+    crate::game::forward_rules!(Position, parse: fen::parse, start: fen::START, format: fen::format);
 }
 
 impl Presentation for Position {

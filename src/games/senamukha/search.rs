@@ -24,7 +24,7 @@ pub const EVAL_FILE: OptionSpec = OptionSpec::path("EvalFile");
 
 pub const USE_NNUE: OptionSpec = OptionSpec::check("Use NNUE", true);
 
-pub struct Engine {
+pub struct SenaMukhaSearch {
     searcher: Searcher<Move>,
     /// The network read from `EvalFile`, with the file's name as given (none: the
     /// built-in network).
@@ -35,7 +35,7 @@ pub struct Engine {
     told: String,
 }
 
-impl Engine {
+impl SenaMukhaSearch {
     /// The network the next search evaluates with (none: the hand-written
     /// evaluation), and what to tell of it.
     fn evaluation(&self) -> (Option<Arc<Network>>, String) {
@@ -62,7 +62,7 @@ impl Engine {
 
 /// Sena-Mukha is searched by the two-player alpha-beta.
 impl Searchable for Position {
-    type Engine = Engine;
+    type Search = SenaMukhaSearch;
     /// The start, an opening, and the positions before the mating moves of the seed's
     /// first two games and of the side line of its third.
     const BENCH_POSITIONS: &'static [&'static str] = &[
@@ -75,8 +75,8 @@ impl Searchable for Position {
     const BENCH_DEPTH: u32 = 7;
     const ENGINE_OPTIONS: &'static [OptionSpec] = &[EVAL_FILE, USE_NNUE];
 
-    fn engine(hash_mib: usize) -> Engine {
-        let mut engine = Engine {
+    fn new_search(hash_mib: usize) -> SenaMukhaSearch {
+        let mut engine = SenaMukhaSearch {
             searcher: Searcher::new(hash_mib),
             network: None,
             use_nnue: USE_NNUE.default_number() == 1,
@@ -85,17 +85,17 @@ impl Searchable for Position {
         engine.told = engine.evaluation().1;
         engine
     }
-    fn prepare(engine: &mut Engine) -> Result<(), MemoryError> {
+    fn prepare(engine: &mut SenaMukhaSearch) -> Result<(), MemoryError> {
         engine.searcher.prepare()
     }
-    fn clear(engine: &mut Engine) {
+    fn clear(engine: &mut SenaMukhaSearch) {
         engine.searcher.clear()
     }
-    fn set_threads(engine: &mut Engine, threads: usize) {
+    fn set_threads(engine: &mut SenaMukhaSearch, threads: usize) {
         engine.searcher.set_threads(threads)
     }
     fn set_engine_option(
-        engine: &mut Engine,
+        engine: &mut SenaMukhaSearch,
         name: &str,
         value: &OptionValue,
     ) -> Result<(), OptionError> {
@@ -132,11 +132,11 @@ impl Searchable for Position {
             source: weights_source,
         })
     }
-    fn tree_stats(engine: &Engine) -> Option<crate::search::TreeStats> {
+    fn tree_stats(engine: &SenaMukhaSearch) -> Option<crate::search::TreeStats> {
         Some(engine.searcher.tree_stats())
     }
     fn think(
-        engine: &mut Engine,
+        engine: &mut SenaMukhaSearch,
         position: &mut Self,
         limits: &Limits,
         report: &mut dyn FnMut(&Info),
@@ -161,13 +161,17 @@ mod tests {
     use crate::search::Score;
     use crate::search::depth_noting;
 
-    fn set(engine: &mut Engine, option: &OptionSpec, value: &str) -> Result<(), OptionError> {
+    fn set(
+        engine: &mut SenaMukhaSearch,
+        option: &OptionSpec,
+        value: &str,
+    ) -> Result<(), OptionError> {
         let value = option.parse(value)?;
         Position::set_engine_option(engine, option.name, &value)
     }
 
     /// The score of a search of `fen` from an empty table.
-    fn score(engine: &mut Engine, fen: &str, limits: &Limits) -> Score {
+    fn score(engine: &mut SenaMukhaSearch, fen: &str, limits: &Limits) -> Score {
         Position::clear(engine);
         let mut position = Position::from_fen(fen).unwrap();
         let result = Position::think(engine, &mut position, limits, &mut |_| {});
@@ -182,7 +186,7 @@ mod tests {
         let fen = super::super::fen::START;
         let told = Arc::new(std::sync::Mutex::new(Vec::new()));
         let limits = depth_noting(3, &told);
-        let mut engine = Position::engine(1);
+        let mut engine = Position::new_search(1);
         let by_default = score(&mut engine, fen, &limits);
         score(&mut engine, fen, &limits);
 
@@ -224,7 +228,7 @@ mod tests {
         let told = Arc::new(std::sync::Mutex::new(Vec::new()));
         let limits = depth_noting(3, &told);
 
-        let mut engine = Position::engine(1);
+        let mut engine = Position::new_search(1);
         set(&mut engine, &USE_NNUE, "false").unwrap();
         let hand_written = score(&mut engine, fen, &limits);
         set(&mut engine, &EVAL_FILE, file.to_str().unwrap()).unwrap();
@@ -261,7 +265,7 @@ mod tests {
     fn a_wrong_eval_file_is_refused_and_the_engine_keeps_its_network() {
         let dir = std::env::temp_dir().join(format!("ludus-badeval-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut engine = Position::engine(1);
+        let mut engine = Position::new_search(1);
         set(&mut engine, &USE_NNUE, "false").unwrap();
         let told = Arc::new(std::sync::Mutex::new(Vec::new()));
         score(

@@ -36,7 +36,7 @@ pub const ENDGAME_COUNTERS: OptionSpec =
 
 pub const ENDGAME_PATH: OptionSpec = OptionSpec::path("EndgamePath");
 
-pub struct Engine {
+pub struct MangalaSearch {
     searcher: Searcher<Move>,
     endgame_counters: usize,
     /// The tables built in memory, once asked for.
@@ -55,7 +55,7 @@ pub struct Engine {
 /// games that never get there; `repeatable`: the search must not depend on whether the
 /// build has ended (see the module's comment).
 fn usable_table(
-    engine: &mut Engine,
+    engine: &mut MangalaSearch,
     position: &Position,
     repeatable: bool,
 ) -> (Option<Arc<Table>>, String) {
@@ -168,7 +168,7 @@ fn table_move(table: &Table, position: &Position) -> Option<(Move, Vec<Move>, Va
 }
 
 impl Searchable for Position {
-    type Engine = Engine;
+    type Search = MangalaSearch;
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "6,6,6,6,6,6/6,6,6,6,6,6 S 0 0",
         "9,8,0,8,7,0/0,9,9,2,9,9 S 0 2",
@@ -177,8 +177,8 @@ impl Searchable for Position {
     const BENCH_DEPTH: u32 = 12;
     const ENGINE_OPTIONS: &'static [OptionSpec] = &[ENDGAME_COUNTERS, ENDGAME_PATH];
 
-    fn engine(hash_mib: usize) -> Engine {
-        Engine {
+    fn new_search(hash_mib: usize) -> MangalaSearch {
+        MangalaSearch {
             searcher: Searcher::new(hash_mib),
             endgame_counters: ENDGAME_COUNTERS.default_number() as usize,
             built: None,
@@ -188,20 +188,20 @@ impl Searchable for Position {
         }
     }
 
-    fn prepare(engine: &mut Engine) -> Result<(), MemoryError> {
+    fn prepare(engine: &mut MangalaSearch) -> Result<(), MemoryError> {
         engine.searcher.prepare()
     }
 
-    fn clear(engine: &mut Engine) {
+    fn clear(engine: &mut MangalaSearch) {
         engine.searcher.clear()
     }
 
-    fn set_threads(engine: &mut Engine, threads: usize) {
+    fn set_threads(engine: &mut MangalaSearch, threads: usize) {
         engine.searcher.set_threads(threads)
     }
 
     fn set_engine_option(
-        engine: &mut Engine,
+        engine: &mut MangalaSearch,
         name: &str,
         value: &OptionValue,
     ) -> Result<(), OptionError> {
@@ -226,7 +226,7 @@ impl Searchable for Position {
         }
     }
 
-    fn wait_until_ready(engine: &mut Engine, position: &Position) {
+    fn wait_until_ready(engine: &mut MangalaSearch, position: &Position) {
         let (counters, skip) = (engine.endgame_counters, position.rules().skip_origin);
         if let Some(files) = &engine.files {
             files.wait_checked();
@@ -241,12 +241,12 @@ impl Searchable for Position {
         engine.waited = true;
     }
 
-    fn tree_stats(engine: &Self::Engine) -> Option<crate::search::TreeStats> {
+    fn tree_stats(engine: &Self::Search) -> Option<crate::search::TreeStats> {
         Some(engine.searcher.tree_stats())
     }
 
     fn think(
-        engine: &mut Engine,
+        engine: &mut MangalaSearch,
         position: &mut Position,
         limits: &Limits,
         report: &mut dyn FnMut(&Info),
@@ -308,8 +308,8 @@ mod tests {
     use super::*;
     use crate::search::depth_noting;
 
-    fn engine_with(counters: u32) -> Engine {
-        let mut engine = Position::engine(1);
+    fn engine_with(counters: u32) -> MangalaSearch {
+        let mut engine = Position::new_search(1);
         let value = OptionValue::Number(counters);
         Position::set_engine_option(&mut engine, ENDGAME_COUNTERS.name, &value).unwrap();
         engine
