@@ -376,7 +376,7 @@ impl Engine {
     /// was wrong, and nothing changes.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         if let Some(common) = options::common(name) {
-            let value = common.listed(&self.bounds).parse(value)?;
+            let value = common.parse(value, &self.bounds)?;
             return (common.apply)(self, value);
         }
         if self.bounds.fixed_paths.is_some() && self.names_files(name) {

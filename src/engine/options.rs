@@ -35,9 +35,12 @@ pub const PONDER: OptionSpec = OptionSpec::check("Ponder", false);
 /// One of the options every game has, with its session bound and its action.
 pub(super) struct Common {
     pub spec: OptionSpec,
-    /// The largest value a session with these bounds lists and takes (`None`: the
-    /// option's own).
+    /// The largest value a session with these bounds lists (`None`: the option's own).
     bound: fn(&Bounds) -> Option<u32>,
+    /// Whether a value above the bound is refused as out of the option's range; else
+    /// the action refuses it, as above the session's limit (Hash, whose own range the
+    /// session's bound does not change for the client).
+    bound_is_range: bool,
     /// What setting a value (read by the spec, within the bound) does.
     pub apply: fn(&mut Engine, OptionValue) -> Result<(), EngineError>,
 }
@@ -49,6 +52,16 @@ impl Common {
             Some(max) => self.spec.at_most(max),
             None => self.spec,
         }
+    }
+
+    /// Reads a value for a session with `bounds`.
+    pub fn parse(&self, value: &str, bounds: &Bounds) -> Result<OptionValue, EngineError> {
+        let spec = if self.bound_is_range {
+            self.listed(bounds)
+        } else {
+            self.spec
+        };
+        Ok(spec.parse(value)?)
     }
 }
 
@@ -68,13 +81,15 @@ fn number(value: &OptionValue) -> u32 {
 pub(super) const COMMON: [Common; 5] = [
     Common {
         spec: HASH,
-        // A Hash above the session's limit is refused as such, not as out of range.
-        bound: unbounded,
+        bound: |bounds| Some(bounds.hash_mib as u32),
+        // A Hash above the session's limit is refused as such (Engine::set_hash).
+        bound_is_range: false,
         apply: |engine, value| engine.set_hash(number(&value) as usize),
     },
     Common {
         spec: THREADS,
         bound: |bounds| Some(bounds.threads as u32),
+        bound_is_range: true,
         apply: |engine, value| {
             let threads = number(&value) as usize;
             engine.settings.threads = threads;
@@ -85,6 +100,7 @@ pub(super) const COMMON: [Common; 5] = [
     Common {
         spec: MOVE_OVERHEAD,
         bound: unbounded,
+        bound_is_range: true,
         apply: |engine, value| {
             engine.settings.move_overhead = Duration::from_millis(u64::from(number(&value)));
             Ok(())
@@ -93,6 +109,7 @@ pub(super) const COMMON: [Common; 5] = [
     Common {
         spec: MULTI_PV,
         bound: unbounded,
+        bound_is_range: true,
         apply: |engine, value| {
             engine.settings.multi_pv = number(&value) as usize;
             Ok(())
@@ -101,6 +118,7 @@ pub(super) const COMMON: [Common; 5] = [
     Common {
         spec: PONDER,
         bound: unbounded,
+        bound_is_range: true,
         apply: |engine, value| {
             engine.settings.ponder = value == OptionValue::Check(true);
             Ok(())
