@@ -86,6 +86,11 @@ pub struct EngineOptions {
     pub options: Vec<Setting>,
 }
 
+/// The cores this process may use: the default number of workers (datagen, train).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// One limit per search, for commands that compare searches (tree, match): a time, a
 /// depth or a node count.
 #[derive(Args)]

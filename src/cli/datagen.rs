@@ -37,11 +37,6 @@ pub struct Args {
     options: EngineOptions,
 }
 
-/// The cores this process may use: the default number of workers.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     let settings = ludus::learning::datagen::Settings {
         games: args.games,
@@ -49,7 +44,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         depth: args.depth,
         opening_plies: args.plies,
         seed: args.seed,
-        concurrency: args.concurrency.unwrap_or_else(cores),
+        concurrency: args.concurrency.unwrap_or_else(super::args::cores),
         max_plies: args.max_plies,
         options: args
             .options

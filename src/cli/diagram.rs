@@ -1,5 +1,7 @@
 //! `ludus diagram`: a position drawn as SVG.
 
+use std::io::Write;
+
 use ludus::games::Play;
 
 use super::args::Line;
@@ -27,7 +29,8 @@ impl GameCommand for Args {
             position.play(mv);
         }
         let drawn = ludus::game::diagram_layers::<G>(&self.layers)?;
-        println!("{}", position.diagram_svg_with(last, &drawn));
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", position.diagram_svg_with(last, &drawn))?;
         Ok(())
     }
 }

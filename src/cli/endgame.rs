@@ -1,5 +1,7 @@
 //! `ludus endgame`: builds the Mangala II endgame tables, or checks table files.
 
+use std::io::Write;
+
 use ludus::games;
 
 use super::CliError;
@@ -41,6 +43,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         (None, None) => return Err(Refusal::NoEndgameWork.into()),
     };
-    print!("{report}");
+    write!(std::io::stdout().lock(), "{report}")?;
     Ok(())
 }

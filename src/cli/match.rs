@@ -1,6 +1,7 @@
 //! `ludus match`: a match between engines refereed by ludus, and `ludus match merge`,
 //! which joins the summaries of a match played in shards (protocol-spec/command-line.md).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -185,7 +186,9 @@ fn merge(
         shards.map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
     };
     let missing = listed(&mut (1..=merged.count).filter(|k| !merged.shards.contains(k)));
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "merged {} games from shards {} of {}{}",
         merged.results.len(),
         listed(&mut merged.shards.iter().copied()),
@@ -195,8 +198,8 @@ fn merge(
         } else {
             format!(" (missing: {missing})")
         }
-    );
-    println!("{}", report.lines.join("\n"));
+    )?;
+    writeln!(out, "{}", report.lines.join("\n"))?;
     if let Some(path) = summary {
         let mut json = report.json;
         json["config"] = serde_json::json!(merged.config);

@@ -1,5 +1,7 @@
 //! `ludus openings`: random openings for `ludus match --openings`.
 
+use std::io::Write;
+
 use ludus::games::Play;
 
 use super::args::GameChoice;
@@ -42,8 +44,9 @@ impl GameCommand for Args {
             }
             .into());
         }
+        let mut out = std::io::stdout().lock();
         for line in openings {
-            println!("{line}");
+            writeln!(out, "{line}")?;
         }
         Ok(())
     }

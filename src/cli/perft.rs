@@ -1,5 +1,6 @@
 //! `ludus perft`: counts the leaves of the legal move tree.
 
+use std::io::Write;
 use std::time::Instant;
 
 use ludus::games::Play;
@@ -32,17 +33,18 @@ impl GameCommand for Args {
         let mut position: G = self.line.position()?;
         let canonical = G::NOTATIONS[0].notation;
         let started = Instant::now();
+        let mut out = std::io::stdout().lock();
         let total = if self.divide {
             let mut total = 0;
             for (mv, count) in ludus::perft::divide(&mut position, depth) {
-                println!("{}: {count}", position.format_move(mv, canonical));
+                writeln!(out, "{}: {count}", position.format_move(mv, canonical))?;
                 total += count;
             }
             total
         } else {
             ludus::perft::perft(&mut position, depth)
         };
-        println!("Nodes searched: {total}");
+        writeln!(out, "Nodes searched: {total}")?;
         let seconds = started.elapsed().as_secs_f64();
         log::info!(
             "perft {depth}: {total} nodes in {seconds:.3} s, {:.1} M nodes/s",

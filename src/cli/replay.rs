@@ -1,5 +1,7 @@
 //! `ludus replay`: a game record read, replayed and reported.
 
+use std::io::Write;
+
 use ludus::games::Play;
 use ludus::record::ResultToken;
 
@@ -32,11 +34,12 @@ impl GameCommand for Args {
         let replay = ludus::record::replay(start.clone(), &text)?;
         let canonical = G::NOTATIONS[0].notation;
         let mut position = start;
+        let mut out = std::io::stdout().lock();
         for &mv in &replay.moves {
-            println!("{}", position.format_move(mv, canonical));
+            writeln!(out, "{}", position.format_move(mv, canonical))?;
             position.play(mv);
         }
-        println!("position: {}", replay.position.fen());
+        writeln!(out, "position: {}", replay.position.fen())?;
         let result = match (replay.outcome(), &replay.stated_result) {
             (Some(outcome), _) => G::describe_outcome(&outcome),
             (None, Some(stated)) => match ResultToken::read(stated) {
@@ -51,7 +54,7 @@ impl GameCommand for Args {
             },
             (None, None) => "ongoing (no result)".to_string(),
         };
-        println!("result: {result}");
+        writeln!(out, "result: {result}")?;
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! `ludus search`: one search of a position, its progress printed as `info` lines and
 //! its answer as `bestmove`, through the same engine the protocol drives.
 
+use std::io::Write;
 use std::time::Duration;
 
 use ludus::engine::{Bounds, Engine, Event, OptionScope, SearchRequest, WorkKind};
@@ -92,16 +93,17 @@ impl GameCommand for Args {
         engine.go(request, false, WorkKind::Search, move |event| {
             let _ = sender.send(event);
         })?;
+        let mut out = std::io::stdout().lock();
         for event in events {
             match event {
-                Event::Info(info) => println!("{info}"),
-                Event::Note(note) => println!("info string {note}"),
+                Event::Info(info) => writeln!(out, "{info}")?,
+                Event::Note(note) => writeln!(out, "info string {note}")?,
                 Event::CurrentMove { .. } => {}
                 Event::Done(done) => {
                     if let Some(verdict) = done.mate_verdict {
-                        println!("info string {verdict}");
+                        writeln!(out, "info string {verdict}")?;
                     }
-                    println!("bestmove {}", done.best.as_deref().unwrap_or("none"));
+                    writeln!(out, "bestmove {}", done.best.as_deref().unwrap_or("none"))?;
                     break;
                 }
             }

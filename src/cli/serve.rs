@@ -1,5 +1,6 @@
 //! `ludus serve`: the board in the browser (protocol-spec/serve.md).
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -60,8 +61,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         idle_limit: Duration::from_secs(args.idle_limit),
     };
     let ready = |address: SocketAddr| {
-        println!("ludus serves the board at http://{address}/");
-        let _ = std::io::Write::flush(&mut std::io::stdout());
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "ludus serves the board at http://{address}/");
+        let _ = out.flush();
     };
     ludus::web::run(options, ready)?;
     Ok(())

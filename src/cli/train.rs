@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         lambda: args.lambda,
         holdout: args.holdout,
         seed: args.seed,
-        threads: args.threads.unwrap_or_else(super::datagen::cores),
+        threads: args.threads.unwrap_or_else(super::args::cores),
         init: args.init,
     };
     ludus::games::train(&args.data, &args.output, &settings, &mut std::io::stderr())?;

@@ -1,5 +1,6 @@
 //! `ludus tune`: the evaluation's weights tuned to game results (Texel's method).
 
+use std::io::Write;
 use std::time::Instant;
 
 use ludus::games::Play;
@@ -108,7 +109,7 @@ impl GameCommand for Action {
                     }
                     .into());
                 }
-                fit(&terms, &samples, &tuning::FitSettings { epochs, rate, l2 });
+                fit(&terms, &samples, &tuning::FitSettings { epochs, rate, l2 })?;
                 Ok(())
             }
         }
@@ -135,7 +136,7 @@ fn fit<G: Play>(
     terms: &tuning::Terms<G>,
     samples: &[tuning::Sample],
     settings: &tuning::FitSettings,
-) {
+) -> std::io::Result<()> {
     // The last tenth (whole games, as generate writes them) is held out: its
     // error tells whether the fit learnt the games or the positions.
     let (train, held) = samples.split_at(samples.len() - samples.len() / 10);
@@ -172,5 +173,5 @@ fn fit<G: Play>(
             log::info!("{name}: {old} -> {new}");
         }
     }
-    print!("{}", (terms.source)(&rounded));
+    write!(std::io::stdout().lock(), "{}", (terms.source)(&rounded))
 }
