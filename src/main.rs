@@ -34,6 +34,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => cli::serve::run(args),
         Command::Tune { action } => cli::for_game(action),
         Command::Replay(args) => cli::for_game(args),
+        Command::Wdl(args) => cli::for_game(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

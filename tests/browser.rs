@@ -803,6 +803,52 @@ async fn mangala_in_the_browser() {
     page.close().await;
 }
 
+/// A person plays a whole game against ludus at a strength level: the seats offer
+/// every level with its Elo (from `describe`), and the level answers every move.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_person_plays_a_game_against_a_level() {
+    let page = Browser::open("mangala").await;
+    let offered = page
+        .eval("[...document.getElementById('seat-1').options].map((o) => `${o.value}|${o.text}`)")
+        .await;
+    let offered: Vec<String> = serde_json::from_value(offered).unwrap();
+    assert!(
+        offered.contains(&"level 0|ludus, level 0 (Elo 500)".to_string()),
+        "{offered:?}"
+    );
+    assert!(
+        offered
+            .iter()
+            .any(|o| o.starts_with("level 19|ludus, level 19 (Elo ")),
+        "{offered:?}"
+    );
+    page.set_seat(1, "level 0").await;
+    page.idle_after(0, "the seat set").await;
+    // The person (South) plays its first legal move whenever it is to move.
+    let mut played = 0;
+    for _ in 0..300 {
+        page.wait_for(
+            "document.body.dataset.state === 'idle' && (state.over || state.seats[state.mover] === 'person')",
+            "the person's turn",
+        )
+        .await;
+        if page.eval("state.over").await == json!(true) {
+            break;
+        }
+        let mv = page.eval("state.legal[0]").await;
+        page.click(&format!("#pit-{}", mv.as_str().unwrap())).await;
+        played += 1;
+    }
+    assert!(played > 3, "{played}");
+    let result = page.result().await;
+    assert!(
+        result.as_str().unwrap().starts_with("Game over"),
+        "{result}"
+    );
+    page.close().await;
+}
+
 /// axe-core's checker, as `.ci/run` installs it (`npm ci` in tests/axe).
 const AXE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -247,7 +247,7 @@ fn uci_serves_mangala_and_a_quit_during_a_search() {
     engine.send("setoption name castling value on");
     assert_eq!(
         engine.line(),
-        "info string error: unknown option \"castling\" (the options are Hash, Threads, Move Overhead, MultiPV, Ponder, EvalFile, Use NNUE, n-move-rule, Endgame Counters, EndgamePath, skip-origin, ply-limit)"
+        "info string error: unknown option \"castling\" (the options are Hash, Threads, Move Overhead, MultiPV, Ponder, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo, Skill Level, Skill Seed, EvalFile, Use NNUE, n-move-rule, Endgame Counters, EndgamePath, skip-origin, ply-limit)"
     );
     engine.send("position startpos moves A b");
     engine.send("go movetime 100");

@@ -591,7 +591,7 @@ fn an_engine_that_refuses_its_options_stops_the_match_before_it_starts() {
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("engine ludus-1: malformed reply: \"? unknown option \\\"Colour\\\" (mangala has Hash, Threads, Move Overhead, MultiPV, Ponder, Endgame Counters, EndgamePath, skip-origin, ply-limit)"),
+        stderr.contains("engine ludus-1: malformed reply: \"? unknown option \\\"Colour\\\" (mangala has Hash, Threads, Move Overhead, MultiPV, Ponder, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo, Skill Level, Skill Seed, Endgame Counters, EndgamePath, skip-origin, ply-limit)"),
         "{stderr}"
     );
 }

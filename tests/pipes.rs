@@ -288,7 +288,7 @@ fn clear_errors_for_what_a_review_found_unclear() {
         "? depth is out of range: -3 (1 to 64)",
         "? nodes is out of range (negative): -5 (0 to 18446744073709551615)",
         "? invalid senamukha position: rank 11 has an empty run written with a leading zero (for 3)",
-        "? unknown option \"Foo\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, EvalFile, Use NNUE, n-move-rule)",
+        "? unknown option \"Foo\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo, Skill Level, Skill Seed, EvalFile, Use NNUE, n-move-rule)",
         "? illegal move: d3 (d3 holds a white man)",
         "? unreadable move: \\u{1}\\u{2}abcdefghijklmnopqrstuvwxyzabcdefghijkl… (not a move in coordinate, long or SAN form)",
         "? load_record needs a record",

@@ -237,7 +237,7 @@ fn options_and_rules() {
     );
     assert_eq!(
         d.ask_one("setoption name castling value on"),
-        "? unknown option \"castling\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, EvalFile, Use NNUE, n-move-rule)"
+        "? unknown option \"castling\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo, Skill Level, Skill Seed, EvalFile, Use NNUE, n-move-rule)"
     );
     assert_eq!(
         d.ask_one("setoption hash 8"),
@@ -270,7 +270,7 @@ fn options_and_rules() {
     d.ask_one("game senamukha");
     assert_eq!(
         d.ask_one("setoption name Endgame Counters value 4"),
-        "? unknown option \"Endgame Counters\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, EvalFile, Use NNUE, n-move-rule)"
+        "? unknown option \"Endgame Counters\" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, UCI_ShowWDL, UCI_LimitStrength, UCI_Elo, Skill Level, Skill Seed, EvalFile, Use NNUE, n-move-rule)"
     );
     d.close();
 }

@@ -67,8 +67,10 @@ pub enum Refusal {
     NotTunable(&'static str),
     /// `ludus tune fit -` with more on standard input than is read.
     InputTooLarge(u64),
-    /// `ludus tune fit` with too few positions.
+    /// `ludus tune fit` or `ludus wdl` with too few positions.
     TooFewSamples { file: String, count: usize },
+    /// `ludus wdl --data` for a game without `ludus datagen` files.
+    NoDataFiles(&'static str),
 }
 
 impl CliError {
@@ -164,6 +166,10 @@ impl fmt::Display for Refusal {
             Refusal::TooFewSamples { file, count } => write!(
                 f,
                 "{file} holds {count} positions; the fit needs 10 or more"
+            ),
+            Refusal::NoDataFiles(game) => write!(
+                f,
+                "--data reads `ludus datagen` files, which {game} has none of: leave it out to fit self-play games"
             ),
         }
     }

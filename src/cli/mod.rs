@@ -22,6 +22,7 @@ pub mod serve;
 pub mod train;
 pub mod tree;
 pub mod tune;
+pub mod wdl;
 
 pub use error::CliError;
 
@@ -80,6 +81,9 @@ pub enum Command {
     },
     /// Replays a game record and prints its moves, final position and result.
     Replay(replay::Args),
+    /// Fits a game's win/draw/loss model (UCI_ShowWDL) to self-play games, or to
+    /// `ludus datagen` files, and prints it with its calibration on held-out games.
+    Wdl(wdl::Args),
 }
 
 /// A command that works with one game's types: [`for_game`] runs it with the game its

@@ -171,6 +171,8 @@ pub trait AnyGame: Send {
     fn outcome(&self) -> Option<Outcome>;
     /// The index of the player to move (0 first).
     fn mover(&self) -> usize;
+    /// The game's strength levels.
+    fn level_scale(&self) -> crate::search::skill::LevelScale;
     /// The start position's text (the game's usual start, rule options aside).
     fn start_fen(&self) -> String;
     /// Whether `text` is a position of this game.
@@ -480,7 +482,18 @@ where
             return None;
         }
         let mut position = self.position.clone();
-        let result = G::think(&mut self.engine, &mut position, limits, report);
+        let chances = limits
+            .show_wdl
+            .then(|| G::chances_at(&self.engine, &position, limits));
+        let mut with_chances = |info: &Info| match &chances {
+            Some(chances) => {
+                let mut info = info.clone();
+                info.wdl = Some(chances.of(&info.scores));
+                report(&info)
+            }
+            None => report(info),
+        };
+        let result = G::think(&mut self.engine, &mut position, limits, &mut with_chances);
         result
             .best_move
             .map(|m| self.position.format_move(m, G::NOTATIONS[0].notation))
@@ -492,6 +505,10 @@ where
 
     fn outcome(&self) -> Option<Outcome> {
         self.position.outcome()
+    }
+
+    fn level_scale(&self) -> crate::search::skill::LevelScale {
+        G::LEVELS
     }
 
     fn mover(&self) -> usize {

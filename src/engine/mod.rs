@@ -45,15 +45,16 @@ pub use any_game::{AnyGame, GameError};
 pub use error::{CountStopped, EngineError, LimitError, LimitReached};
 pub use go::{MAX_MATE_MOVES, MAX_PLAYERS, SearchRequest, count, depth, mate, millis};
 pub use options::{
-    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, HASH, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
-    MAX_MULTI_PV, MOVE_OVERHEAD, MULTI_PV, PONDER, THREADS, parse_hash,
+    DEFAULT_HASH_MIB, DEFAULT_MOVE_OVERHEAD_MS, ELO, HASH, LIMIT_STRENGTH, MAX_HASH_MIB,
+    MAX_MOVE_OVERHEAD_MS, MAX_MULTI_PV, MOVE_OVERHEAD, MULTI_PV, PONDER, SHOW_WDL, SKILL_LEVEL,
+    SKILL_SEED, THREADS, parse_hash,
 };
 pub use work::{WorkKind, mate_verdict};
 
 use crate::game::{Descriptor, Outcome};
 use crate::games;
 use crate::options::OptionValue;
-use crate::search::{Clock, Info, Limits, Notes, Pondering, RootMoves};
+use crate::search::{Clock, Info, Limits, Notes, Pondering, RootMoves, skill};
 use work::Worker;
 
 /// What one session may take of the machine: for sessions that a program serves to
@@ -154,6 +155,13 @@ struct Settings {
     move_overhead: Duration,
     multi_pv: usize,
     ponder: bool,
+    show_wdl: bool,
+    /// The strength: by `UCI_Elo` when limited, else by `Skill Level`.
+    limit_strength: bool,
+    elo: u32,
+    skill_level: u32,
+    /// 0: a new seed for every search.
+    skill_seed: u32,
     /// The games' own options set, by name: applied to every new game that has them.
     game: Vec<(String, String)>,
 }
@@ -192,6 +200,11 @@ impl Engine {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multi_pv: 1,
             ponder: false,
+            show_wdl: false,
+            limit_strength: false,
+            elo: options::ELO.default_number(),
+            skill_level: options::SKILL_LEVEL.default_number(),
+            skill_seed: 0,
             game: Vec::new(),
         };
         let table = any_game::new_game(served[0], settings.hash_mib).expect("a game served");
@@ -504,6 +517,7 @@ impl Engine {
             root_moves: None,
             notes: None,
             stop: None,
+            show_wdl: self.settings.show_wdl,
         })
     }
 
@@ -528,6 +542,10 @@ impl Engine {
             return Err(EngineError::GameOver);
         }
         let mut limits = self.limits(&request)?;
+        let (weakened, above_full_strength) = self.weakened();
+        if let Some(w) = &weakened {
+            w.skill.weaken(&w.scale, &mut limits);
+        }
         let endless = limits.endless() || limits.ponder.is_some();
         // The root moves and the iterations reach the front end through one lock, in
         // the order they happen.
@@ -546,6 +564,9 @@ impl Engine {
             let mut events = note_events.lock().unwrap_or_else(|e| e.into_inner());
             (*events)(Event::Note(text.to_string()));
         })));
+        if let Some(note) = above_full_strength {
+            limits.note(&note);
+        }
         self.pondering = limits.ponder.clone();
         let abandoned = Arc::new(AtomicBool::new(false));
         self.abandoned = abandoned.clone();
@@ -555,7 +576,9 @@ impl Engine {
                 let mut events = events.lock().unwrap_or_else(|e| e.into_inner());
                 (*events)(event);
             };
-            let searched = job.search(limits, &mut |info| send(Event::Info(info.clone())));
+            let searched = job.search(limits, weakened, &mut |info| {
+                send(Event::Info(info.clone()))
+            });
             let mut done = Done {
                 ponder: searched.ponder,
                 stopped_at_limit: job.stopped_at_limit(),
@@ -579,6 +602,44 @@ impl Engine {
             send(Event::Done(done));
         });
         Ok(())
+    }
+
+    /// How a search with `limits` is weakened, if the strength is limited: by
+    /// `UCI_Elo` on the game's ladder (above its full strength, none: the client is
+    /// told so), or by `Skill Level`.
+    fn weakened(&mut self) -> (Option<work::Weakened>, Option<String>) {
+        let scale = self.game().level_scale();
+        let mut note = None;
+        let level = if self.settings.limit_strength {
+            let level = scale.level_of_elo(self.settings.elo);
+            if level >= f64::from(skill::MAX_LEVEL) {
+                note = Some(format!(
+                    "UCI_Elo {} is at or above the full strength of {} on ludus's scale ({}): \
+                     playing at full strength",
+                    self.settings.elo,
+                    self.game,
+                    scale.full_strength_elo()
+                ));
+            }
+            level
+        } else {
+            f64::from(self.settings.skill_level)
+        };
+        let seed = match self.settings.skill_seed {
+            0 => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64),
+            seed => u64::from(seed),
+        };
+        let skill = skill::Skill { level, seed };
+        let weakened = skill.weakens().then(|| work::Weakened {
+            skill,
+            scale,
+            mover: self.game().mover(),
+            key: skill::position_key(&self.game().fen()),
+            shown_lines: self.settings.multi_pv.max(1),
+        });
+        (weakened, note)
     }
 
     /// The opponent played the move the engine pondered on: the search goes on under

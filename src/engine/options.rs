@@ -1,4 +1,5 @@
-//! The options every game has (Hash, Threads, Move Overhead, MultiPV, Ponder), each
+//! The options every game has (Hash, Threads, Move Overhead, MultiPV, Ponder,
+//! UCI_ShowWDL and the strength levels'), each
 //! declared once here with what setting it does to the engine; each game declares its
 //! own engine and rule options beside its rules and search. Front ends print the
 //! engine's list in their own form and hand every setting to [`super::Engine`].
@@ -8,6 +9,7 @@ use std::time::Duration;
 use super::error::EngineError;
 use super::{Bounds, Engine};
 use crate::options::{OptionSpec, OptionValue};
+use crate::search::skill::{ELO_MAX, ELO_MIN, MAX_LEVEL};
 
 /// Transposition table size at start, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
@@ -31,6 +33,16 @@ pub const MOVE_OVERHEAD: OptionSpec = OptionSpec::spin(
 .in_unit("ms");
 pub const MULTI_PV: OptionSpec = OptionSpec::spin("MultiPV", 1, 1, MAX_MULTI_PV as u32);
 pub const PONDER: OptionSpec = OptionSpec::check("Ponder", false);
+/// Plays at the strength `UCI_Elo` names (on ludus's scale, see [`crate::search::skill`]).
+pub const LIMIT_STRENGTH: OptionSpec = OptionSpec::check("UCI_LimitStrength", false);
+pub const ELO: OptionSpec = OptionSpec::spin("UCI_Elo", ELO_MIN, ELO_MIN, ELO_MAX);
+/// The level when `UCI_LimitStrength` is off: 0 (weakest) to 20 (full strength).
+pub const SKILL_LEVEL: OptionSpec = OptionSpec::spin("Skill Level", MAX_LEVEL, 0, MAX_LEVEL);
+/// Where a weakened search's random choices come from: with the same seed, a game
+/// repeats; 0 draws a new seed for every search.
+pub const SKILL_SEED: OptionSpec = OptionSpec::spin("Skill Seed", 0, 0, i32::MAX as u32);
+/// Every `info` line with a score also gives the chances it means (`wdl W D L`).
+pub const SHOW_WDL: OptionSpec = OptionSpec::check("UCI_ShowWDL", false);
 
 /// One of the options every game has, with its session bound and its action.
 pub(super) struct Common {
@@ -78,7 +90,7 @@ fn number(value: &OptionValue) -> u32 {
 }
 
 /// The options every game has, in the order front ends list them.
-pub(super) const COMMON: [Common; 5] = [
+pub(super) const COMMON: [Common; 10] = [
     Common {
         spec: HASH,
         bound: |bounds| Some(bounds.hash_mib as u32),
@@ -121,6 +133,52 @@ pub(super) const COMMON: [Common; 5] = [
         bound_is_range: true,
         apply: |engine, value| {
             engine.settings.ponder = value == OptionValue::Check(true);
+            Ok(())
+        },
+    },
+    Common {
+        spec: SHOW_WDL,
+        bound: unbounded,
+        bound_is_range: true,
+        apply: |engine, value| {
+            engine.settings.show_wdl = value == OptionValue::Check(true);
+            Ok(())
+        },
+    },
+    Common {
+        spec: LIMIT_STRENGTH,
+        bound: unbounded,
+        bound_is_range: true,
+        apply: |engine, value| {
+            engine.settings.limit_strength = value == OptionValue::Check(true);
+            Ok(())
+        },
+    },
+    // Kept while UCI_LimitStrength is off, and used when it is switched on.
+    Common {
+        spec: ELO,
+        bound: unbounded,
+        bound_is_range: true,
+        apply: |engine, value| {
+            engine.settings.elo = number(&value);
+            Ok(())
+        },
+    },
+    Common {
+        spec: SKILL_LEVEL,
+        bound: unbounded,
+        bound_is_range: true,
+        apply: |engine, value| {
+            engine.settings.skill_level = number(&value);
+            Ok(())
+        },
+    },
+    Common {
+        spec: SKILL_SEED,
+        bound: unbounded,
+        bound_is_range: true,
+        apply: |engine, value| {
+            engine.settings.skill_seed = number(&value);
             Ok(())
         },
     },

@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::any_game::AnyGame;
+use crate::search::skill::{LevelScale, Skill};
 use crate::search::{Info, Limits, Score};
 
 /// What running work is, for the requests that arrive while it runs (see
@@ -51,26 +52,78 @@ impl Job<'_> {
     /// Searches with `limits` (and the stop flag), sending every report to `info`;
     /// gives the best move in the canonical notation (`None` when there is none), the
     /// reply it expects and, for a mate search, what it established
-    /// ([`mate_verdict`]). A failing search is logged and gives no move: it still owes
-    /// its one answer.
-    pub fn search(&mut self, mut limits: Limits, info: &mut dyn FnMut(&Info)) -> Searched {
+    /// ([`mate_verdict`]). A `weakened` search plays the line its level picks (see
+    /// [`crate::search::skill`]). A failing search is logged and gives no move: it
+    /// still owes its one answer.
+    pub fn search(
+        &mut self,
+        mut limits: Limits,
+        weakened: Option<Weakened>,
+        info: &mut dyn FnMut(&Info),
+    ) -> Searched {
+        // (The engine weakened the limits already: see `Engine::go`.)
         limits.stop = Some(self.stop.clone());
+        let shown = weakened.as_ref().map(|w| w.shown_lines);
         let table = &mut *self.table;
         // The best line's last report (with MultiPV the lines after it come later).
         let mut last: Option<Info> = None;
+        // The lines of the last iteration (and of the one before, while the last is
+        // still coming), for a weakened search's pick.
+        let mut lines: Vec<Info> = Vec::new();
+        let mut complete: Vec<Info> = Vec::new();
         let mut report = |report: &Info| {
-            info(report);
-            if report.multi_pv.unwrap_or(1) == 1 {
+            let k = report.multi_pv.unwrap_or(1);
+            if shown.is_some() {
+                if k == 1 {
+                    complete = std::mem::take(&mut lines);
+                }
+                lines.push(report.clone());
+            }
+            // A weakened search looks at more lines than were asked for: the client
+            // sees those it asked for.
+            match shown {
+                Some(1) if k == 1 => info(&Info {
+                    multi_pv: None,
+                    ..report.clone()
+                }),
+                Some(shown) if k > shown => {}
+                _ => info(report),
+            }
+            if k == 1 {
                 last = Some(report.clone());
             }
         };
-        let best = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut best = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             table.search(&limits, &mut report)
         }))
         .unwrap_or_else(|_| {
             log::error!("the search failed");
             None
         });
+        if let Some(w) = &weakened
+            && best.is_some()
+        {
+            // The last iteration's lines if it completed them all, else the one before.
+            let wanted = limits.multi_pv.min(lines.len().max(complete.len()));
+            let from = if lines.len() >= wanted || complete.is_empty() {
+                &lines
+            } else {
+                &complete
+            };
+            if let Some(picked) = w.skill.pick(from, w.mover, &w.scale, w.key)
+                && picked.pv.first() != best.as_ref()
+            {
+                // The line played is reported last, as the best, so that the client's
+                // last line and the move agree.
+                let played = Info {
+                    multi_pv: None,
+                    ..picked.clone()
+                };
+                info(&played);
+                best = played.pv.first().cloned();
+                last = Some(played);
+            }
+        }
         let ponder = last
             .as_ref()
             .filter(|info| info.pv.first() == best.as_ref())
@@ -81,6 +134,18 @@ impl Job<'_> {
             mate_verdict: mate_verdict(&limits, last.as_ref()),
         }
     }
+}
+
+/// How a weakened search chooses its move (see [`Job::search`]).
+pub struct Weakened {
+    pub skill: Skill,
+    pub scale: LevelScale,
+    /// The player to move, whose view the pick takes.
+    pub mover: usize,
+    /// The position's key for the pick's random draws.
+    pub key: u64,
+    /// The lines the client asked for (MultiPV): the others are not reported.
+    pub shown_lines: usize,
 }
 
 /// What [`Job::search`] gives.

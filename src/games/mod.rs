@@ -97,6 +97,29 @@ pub fn datagen(
     crate::learning::datagen::run::<senamukha::Position>(settings, path, progress)
 }
 
+/// `ludus wdl --data`: the win/draw/loss samples of `ludus datagen` files, which only
+/// the game with a packed position form (Sena-Mukha) has; `None` for another game.
+pub fn wdl_samples_from_data(
+    game: &str,
+    path: &std::path::Path,
+) -> Option<Result<Vec<crate::learning::wdl::Sample>, crate::learning::datagen::DatagenError>> {
+    if !game.eq_ignore_ascii_case(<senamukha::Position as Game>::NAME) {
+        return None;
+    }
+    let mut samples = Vec::new();
+    let read = crate::learning::datagen::read_each::<senamukha::Position>(path, &mut |record| {
+        let mut outcome = vec![0.0; 3];
+        outcome[(1 - i32::from(record.result)) as usize] = 1.0;
+        samples.push(crate::learning::wdl::Sample {
+            scores: vec![f64::from(record.score)],
+            material: senamukha::eval::wdl_material(&record.position),
+            outcome,
+            game: record.game as usize,
+        });
+    });
+    Some(read.map(|_| samples))
+}
+
 /// `ludus train`: a Sena-Mukha evaluation network from `ludus datagen` files, see
 /// [`crate::learning::train`].
 pub fn train(

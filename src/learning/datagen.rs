@@ -326,32 +326,6 @@ fn open<G: Packed>(
     Ok((file, games, keep))
 }
 
-/// The engine options `given` (name and value) read and tried on an engine of `G`, so
-/// that a wrong one (an unknown name, a value out of range, a network file that cannot
-/// be used) is refused before any game is played.
-fn engine_options<G: Searchable>(
-    given: &[(String, String)],
-) -> Result<Vec<(&'static str, crate::options::OptionValue)>, DatagenError> {
-    let mut probe = G::new_search(1);
-    given
-        .iter()
-        .map(|(name, value)| {
-            let option = G::ENGINE_OPTIONS
-                .iter()
-                .find(|o| o.is_named(name))
-                .ok_or_else(|| {
-                    DatagenError::Option(crate::game::OptionError::UnknownEngine {
-                        game: G::NAME,
-                        name: name.trim().to_string(),
-                    })
-                })?;
-            let parsed = option.parse(value).map_err(DatagenError::Option)?;
-            G::set_engine_option(&mut probe, option.name, &parsed).map_err(DatagenError::Option)?;
-            Ok((option.name, parsed))
-        })
-        .collect()
-}
-
 /// Plays the games of `settings` that `path` does not hold yet and appends their
 /// positions; writes a progress line to `progress` now and then. Returns the
 /// positions in the file at the end.
@@ -364,7 +338,8 @@ where
     G::Search: Send,
 {
     let quiet = G::tuning().ok_or(DatagenError::NoQuietTest(G::NAME))?.quiet;
-    let options = engine_options::<G>(&settings.options)?;
+    let options =
+        super::selfplay::engine_options::<G>(&settings.options).map_err(DatagenError::Option)?;
     let engine = || {
         let mut engine = G::new_search(16);
         for (name, value) in &options {

@@ -13,3 +13,4 @@ pub mod datagen;
 pub mod selfplay;
 pub mod train;
 pub mod tuning;
+pub mod wdl;

@@ -64,18 +64,7 @@ pub fn play_game<G: Searchable>(
     game: usize,
     seen: &mut Seen<G>,
 ) -> u8 {
-    let mut rng = Rng(crate::game::splitmix64(play.seed ^ (game as u64 + 1)).0 | 1);
-    let mut position = G::start();
-    let mut moves = Vec::new();
-    let mut ply = 0;
-    for _ in 0..play.opening_plies {
-        position.legal_moves(&mut moves);
-        if moves.is_empty() || position.outcome().is_some() {
-            break;
-        }
-        position.play(moves[rng.below(moves.len())]);
-        ply += 1;
-    }
+    let (mut position, mut ply) = opening::<G>(play, game);
     G::clear(engine);
     // Plies in a row the search has seen a big win for the first player (+) or the
     // second (-).
@@ -115,6 +104,50 @@ pub fn play_game<G: Searchable>(
     1
 }
 
+/// The start of game number `game`: the random moves from the start, and how many.
+fn opening<G: Searchable>(play: &Play, game: usize) -> (G, usize) {
+    let mut rng = Rng(crate::game::splitmix64(play.seed ^ (game as u64 + 1)).0 | 1);
+    let mut position = G::start();
+    let mut moves = Vec::new();
+    let mut ply = 0;
+    for _ in 0..play.opening_plies {
+        position.legal_moves(&mut moves);
+        if moves.is_empty() || position.outcome().is_some() {
+            break;
+        }
+        position.play(moves[rng.below(moves.len())]);
+        ply += 1;
+    }
+    (position, ply)
+}
+
+/// Plays game number `game` to its end, with no adjudication (the game's own end, or
+/// a draw after the ply limit), calling `seen(position, report)` before each of the
+/// engine's moves with the search's last report. Returns the players first at the end:
+/// the winner, those sharing first place, or every player after the ply limit.
+pub fn play_out<G: Searchable>(
+    engine: &mut G::Search,
+    play: &Play,
+    game: usize,
+    seen: &mut dyn FnMut(&G, &crate::search::Info),
+) -> Vec<usize> {
+    let (mut position, _) = opening::<G>(play, game);
+    G::clear(engine);
+    for _ in 0..play.max_plies {
+        if let Some(outcome) = position.outcome() {
+            return outcome.leaders();
+        }
+        let found = G::think(engine, &mut position, &play.limits, &mut |_| {});
+        let Some(mv) = found.best_move else { break };
+        seen(&position, &found.info);
+        position.play(mv);
+    }
+    match position.outcome() {
+        Some(outcome) => outcome.leaders(),
+        None => (0..G::PLAYERS.len()).collect(),
+    }
+}
+
 /// Plays games `0..games` but those `skip` names on `threads` threads, one engine
 /// (16 MiB of table) each: `play(engine, game)` for each, then `take(game, output)`
 /// under one lock as the games end. When `take` returns false, no game starts after.
@@ -152,4 +185,28 @@ pub fn on_threads<G, T>(
             });
         }
     });
+}
+
+/// The engine options `given` (name and value) read and tried on an engine of `G`, so
+/// that a wrong one (an unknown name, a value out of range, a network file that cannot
+/// be used) is refused before any game is played.
+pub fn engine_options<G: Searchable>(
+    given: &[(String, String)],
+) -> Result<Vec<(&'static str, crate::options::OptionValue)>, crate::game::OptionError> {
+    let mut probe = G::new_search(1);
+    given
+        .iter()
+        .map(|(name, value)| {
+            let option = G::ENGINE_OPTIONS
+                .iter()
+                .find(|o| o.is_named(name))
+                .ok_or_else(|| crate::game::OptionError::UnknownEngine {
+                    game: G::NAME,
+                    name: name.trim().to_string(),
+                })?;
+            let parsed = option.parse(value)?;
+            G::set_engine_option(&mut probe, option.name, &parsed)?;
+            Ok((option.name, parsed))
+        })
+        .collect()
 }

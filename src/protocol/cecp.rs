@@ -149,17 +149,23 @@ fn cecp_option(spec: &OptionSpec) -> String {
     }
 }
 
-/// `ply score time nodes pv`, the time in centiseconds.
+/// `ply score time nodes pv`, the time in centiseconds; with `UCI_ShowWDL`, the
+/// chances follow the line as a comment, `{wdl W D L}` (CECP has no field for them;
+/// XBoard shows a PV's text as it is).
 fn thinking_line(info: &Info) -> String {
     let score = info.scores.first().copied().unwrap_or(Score::Centi(0));
-    format!(
+    let mut line = format!(
         "{} {} {} {} {}",
         info.depth,
         cecp_score(score),
         info.time_ms / 10,
         info.nodes,
         info.pv.join(" ")
-    )
+    );
+    if let Some(wdl) = &info.wdl {
+        line.push_str(&format!(" {{{wdl}}}"));
+    }
+    line
 }
 
 /// The result line for a finished game: `1-0 {White mates}` and the like.

@@ -58,7 +58,8 @@ pub const COMMANDS: &[&str] = &[
 /// `describe`: what a front end needs to present a game, a fact a line (`name`,
 /// `title`, `board`, a `player` line each with its colour, a `notation` line each with
 /// its name for people, `reading` (the notation people read the game in), a `layer`
-/// line for each extra a diagram can draw, with what it shows).
+/// line for each extra a diagram can draw, with what it shows, a `level` line for each
+/// strength level with its Elo on ludus's scale).
 struct Describe;
 
 impl games::Visitor for Describe {
@@ -79,6 +80,9 @@ impl games::Visitor for Describe {
         lines.push(format!("reading {}", G::NOTATIONS[d.reading_notation].name));
         for layer in G::DIAGRAM_LAYERS {
             lines.push(format!("layer {} {}", layer.name, layer.help));
+        }
+        for (level, elo) in G::LEVELS.elo.iter().enumerate() {
+            lines.push(format!("level {level} {elo}"));
         }
         lines.join("\n")
     }

@@ -51,6 +51,9 @@ pub struct Limits {
     /// Told what the user should know about the search beside its lines (the endgame
     /// tables it uses): the front ends print it as `info string`.
     pub notes: Option<Notes>,
+    /// Every report carries the chances its score means (`UCI_ShowWDL`); the engine
+    /// adds them, knowing the root ([`super::Searchable::chances_at`]).
+    pub show_wdl: bool,
 }
 
 /// Where a search tells what it uses beside its own tree (see [`Limits::notes`]).

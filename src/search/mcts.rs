@@ -21,7 +21,7 @@
 
 use super::limits::{Budget, Limits};
 use super::multi_player::MultiPlayerGame;
-use super::{Info, Score, SearchResult, Value};
+use super::{Info, Score, SearchResult};
 
 /// The exploration constant of UCT.
 const EXPLORATION: f64 = 0.6;
@@ -104,13 +104,26 @@ fn rewards<G: MultiPlayerGame>(position: &G) -> [f64; MAX_PLAYERS] {
         }
         return rewards;
     }
-    let values = position.evaluate_all();
-    let total: Value = values.iter().sum();
-    for (p, reward) in rewards.iter_mut().enumerate().take(players) {
-        let others = (total - values[p]) as f64 / (players - 1) as f64;
-        *reward = 1.0 / (1.0 + (-(values[p] as f64 - others) / SCALE).exp());
+    let values: Vec<f64> = position.evaluate_all().into_iter().map(f64::from).collect();
+    for (reward, r) in rewards.iter_mut().zip(rewards_of(&values)) {
+        *reward = r;
     }
     rewards
+}
+
+/// Each player's reward in [0, 1] for evaluations `values`: a logistic of its lead over
+/// the others' mean. Also how the alpha-beta searches' evaluations become the rewards
+/// Mentula's first-place model reads (`crate::search::wdl`).
+pub fn rewards_of(values: &[f64]) -> Vec<f64> {
+    let players = values.len();
+    let total: f64 = values.iter().sum();
+    values
+        .iter()
+        .map(|&v| {
+            let others = (total - v) / (players.max(2) - 1) as f64;
+            1.0 / (1.0 + (-(v - others) / SCALE).exp())
+        })
+        .collect()
 }
 
 /// The legal moves of `position`, the most promising (captures) last: a node's
@@ -185,6 +198,7 @@ pub fn search<G: MultiPlayerGame>(
             .collect(),
         multi_pv: None,
         hashfull: None,
+        wdl: None,
     };
     let mut next_report = 4_096;
     // A forced move is searched too, for its scores; when only the clock limits the
@@ -355,6 +369,7 @@ fn root_lines<G: MultiPlayerGame>(
                 pv: line,
                 multi_pv: (lines > 1).then_some(k + 1),
                 hashfull: None,
+                wdl: None,
             }
         })
         .collect();
@@ -368,6 +383,7 @@ fn root_lines<G: MultiPlayerGame>(
             pv: Vec::new(),
             multi_pv: None,
             hashfull: None,
+            wdl: None,
         });
     }
     infos

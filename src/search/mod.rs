@@ -20,8 +20,10 @@
 mod limits;
 pub(crate) mod mcts;
 pub mod multi_player;
+pub mod skill;
 mod tt;
 pub(crate) mod two_player;
+pub mod wdl;
 
 pub use two_player::MAX_THREADS;
 
@@ -29,6 +31,7 @@ pub use two_player::MAX_THREADS;
 pub(crate) use limits::depth_noting;
 pub use limits::{Budget, Clock, Limits, MAX_DEPTH, Notes, Pondering, RootMoves};
 pub use tt::MemoryError;
+pub use wdl::{Chances, Wdl};
 
 use crate::game::OptionError;
 
@@ -96,6 +99,9 @@ pub struct Info {
     /// How full the transposition table is with this search's entries, per mille
     /// (searches that have one).
     pub hashfull: Option<u32>,
+    /// The chances the score means (`UCI_ShowWDL`), added by the engine to the
+    /// reports of a search asked for them ([`Limits::show_wdl`]).
+    pub wdl: Option<Wdl>,
 }
 
 impl Info {
@@ -111,6 +117,7 @@ impl Info {
             pv,
             multi_pv: None,
             hashfull: None,
+            wdl: None,
         }
     }
 
@@ -136,6 +143,9 @@ impl fmt::Display for Info {
                     }
                 }
             }
+        }
+        if let Some(wdl) = &self.wdl {
+            write!(f, " {wdl}")?;
         }
         write!(f, " nodes {} nps {}", self.nodes, self.nps())?;
         if let Some(permille) = self.hashfull {
@@ -203,6 +213,9 @@ pub trait Searchable: crate::game::Game {
     type Search;
     /// The game's own engine options.
     const ENGINE_OPTIONS: &'static [crate::options::OptionSpec] = &[];
+    /// The strength levels: their node budgets and their Elo on ludus's scale (the
+    /// ladder measured in benches/README.md).
+    const LEVELS: skill::LevelScale;
     /// The positions `ludus bench` searches, and to what depth (its signature).
     const BENCH_POSITIONS: &'static [&'static str];
     const BENCH_DEPTH: u32;
@@ -242,6 +255,9 @@ pub trait Searchable: crate::game::Game {
     fn tree_stats(_engine: &Self::Search) -> Option<TreeStats> {
         None
     }
+    /// How the scores of a search of `position` with `limits` become chances
+    /// (`UCI_ShowWDL`): the game's model with what it needs of the root.
+    fn chances_at(engine: &Self::Search, position: &Self, limits: &Limits) -> Chances;
     fn think(
         engine: &mut Self::Search,
         position: &mut Self,

@@ -190,6 +190,7 @@ impl Searcher {
                             pv: vec![position.format_move(line_move, canonical)],
                             multi_pv: (lines_wanted > 1).then_some(k + 1),
                             hashfull: None,
+                            wdl: None,
                         };
                         report(&line_info);
                         if k == 0 {

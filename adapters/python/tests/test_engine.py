@@ -193,6 +193,7 @@ def test_refusals_carry_the_message_and_the_request(engine: ludus.Engine) -> Non
         engine.set_option("Foo", 1)
     assert refused.value.message == (
         'unknown option "Foo" (senamukha has Hash, Threads, Move Overhead, MultiPV, Ponder, '
+        "UCI_ShowWDL, UCI_LimitStrength, UCI_Elo, Skill Level, Skill Seed, "
         "EvalFile, Use NNUE, n-move-rule)"
     )
     assert refused.value.request == "setoption name Foo value 1"

@@ -20,9 +20,10 @@ use super::position::{Move, PITS, Position};
 use crate::game::{Game, OptionError};
 use crate::options::OptionSpec;
 use crate::search::Budget;
+use crate::search::skill::LevelScale;
 use crate::search::two_player::Searcher;
 use crate::search::{
-    Info, Limits, MemoryError, OptionValue, Score, SearchResult, Searchable, Value,
+    Chances, Info, Limits, MemoryError, OptionValue, Score, SearchResult, Searchable, Value,
 };
 
 /// Covered positions are not trusted this close to the ply limit, which the tables
@@ -122,6 +123,31 @@ fn usable_table(
     }
 }
 
+/// Whether the tables a search of `position` uses settle it, so that every line's
+/// value is exact (a draw's 0 among them): as [`usable_table`] chooses them, from files
+/// or built in memory (for a `repeatable` search only once waited for).
+fn covers_exactly(engine: &MangalaSearch, position: &Position, repeatable: bool) -> bool {
+    let skip = position.rules().skip_origin;
+    let table = match &engine.files {
+        Some(files) => files.table(skip),
+        None => engine
+            .built
+            .as_ref()
+            .filter(|b| {
+                engine.endgame_counters >= 2
+                    && (engine.waited || !repeatable)
+                    && b.is_for(engine.endgame_counters, skip)
+            })
+            .and_then(|b| b.ready()),
+    };
+    let near_the_ply_limit = position
+        .rules()
+        .ply_limit
+        .is_some_and(|limit| position.state().plies + PLY_LIMIT_MARGIN >= limit);
+    !near_the_ply_limit
+        && table.is_some_and(|t| t.probe(position.pits(), position.to_move()).is_some())
+}
+
 /// Bounds on the value of `position`: the table's where `table` covers it, else those
 /// that the counters left on the board allow. The search's oracle.
 fn proven_bounds(table: Option<&Table>, position: &Position) -> (Value, Value) {
@@ -169,6 +195,17 @@ fn table_move(table: &Table, position: &Position) -> Option<(Move, Vec<Move>, Va
 
 impl Searchable for Position {
     type Search = MangalaSearch;
+    /// The ladder of benches/README.md ("Strength levels"): levels 0 to 19 measured
+    /// (100 games a pair at 10+0.1), full strength provisional (19's plus 100) until
+    /// its pair is measured.
+    const LEVELS: LevelScale = LevelScale {
+        nodes: (20, 100_000),
+        elo: [
+            500, 531, 587, 612, 633, 696, 801, 802, 901, 1036, 1096, 1239, 1313, 1358, 1418, 1499,
+            1556, 1608, 1712, 1831, 1931,
+        ],
+        unit: 100,
+    };
     const BENCH_POSITIONS: &'static [&'static str] = &[
         "6,6,6,6,6,6/6,6,6,6,6,6 S 0 0",
         "9,8,0,8,7,0/0,9,9,2,9,9 S 0 2",
@@ -245,6 +282,15 @@ impl Searchable for Position {
         Some(engine.searcher.tree_stats())
     }
 
+    fn chances_at(engine: &MangalaSearch, position: &Position, limits: &Limits) -> Chances {
+        let on_board: u32 = position.pits().iter().map(|&c| u32::from(c)).sum();
+        Chances::Logistic {
+            model: super::eval::WDL_MODEL,
+            material: f64::from(on_board) / f64::from(super::position::COUNTERS),
+            exact: covers_exactly(engine, position, limits.repeatable()),
+        }
+    }
+
     fn think(
         engine: &mut MangalaSearch,
         position: &mut Position,
@@ -285,6 +331,7 @@ impl Searchable for Position {
                     pv,
                     multi_pv: None,
                     hashfull: None,
+                    wdl: None,
                 };
                 report(&info);
                 budget.wait_if_infinite();

@@ -17,8 +17,9 @@ use super::nnue::network::Network;
 use super::position::{Move, Position};
 use crate::game::{Game, OptionError};
 use crate::options::OptionSpec;
+use crate::search::skill::LevelScale;
 use crate::search::two_player::Searcher;
-use crate::search::{Info, Limits, MemoryError, OptionValue, SearchResult, Searchable};
+use crate::search::{Chances, Info, Limits, MemoryError, OptionValue, SearchResult, Searchable};
 
 pub const EVAL_FILE: OptionSpec = OptionSpec::path("EvalFile");
 
@@ -63,6 +64,16 @@ impl SenaMukhaSearch {
 /// Sena-Mukha is searched by the two-player alpha-beta.
 impl Searchable for Position {
     type Search = SenaMukhaSearch;
+    /// Provisional Elo (100 a level) until the game's ladder has run (benches/README.md,
+    /// "Strength levels").
+    const LEVELS: LevelScale = LevelScale {
+        nodes: (40, 50_000),
+        elo: [
+            500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900,
+            2000, 2100, 2200, 2300, 2400, 2500,
+        ],
+        unit: 100,
+    };
     /// The start, an opening, and the positions before the mating moves of the seed's
     /// first two games and of the side line of its third.
     const BENCH_POSITIONS: &'static [&'static str] = &[
@@ -134,6 +145,13 @@ impl Searchable for Position {
     }
     fn tree_stats(engine: &SenaMukhaSearch) -> Option<crate::search::TreeStats> {
         Some(engine.searcher.tree_stats())
+    }
+    fn chances_at(_engine: &SenaMukhaSearch, position: &Self, _limits: &Limits) -> Chances {
+        Chances::Logistic {
+            model: super::eval::WDL_MODEL,
+            material: super::eval::wdl_material(position),
+            exact: false,
+        }
     }
     fn think(
         engine: &mut SenaMukhaSearch,

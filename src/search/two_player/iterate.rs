@@ -161,6 +161,7 @@ impl<M: Copy> Thread<M> {
                     pv: self.format_line(position, line, canonical),
                     multi_pv: (lines_wanted > 1).then_some(k + 1),
                     hashfull: Some(hashfull),
+                    wdl: None,
                 };
                 report(&line_info);
                 if k == 0 {

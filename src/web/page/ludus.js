@@ -15,7 +15,7 @@ async function loadGames() {
   for (const name of names.text.split(/\s+/).filter((n) => n)) {
     const described = await engine.request(`describe ${name}`);
     if (!described.ok) continue;
-    const game = { name, title: name, board: [8, 8], players: [], colours: [], notations: [], layers: [] };
+    const game = { name, title: name, board: [8, 8], players: [], colours: [], notations: [], layers: [], levels: [] };
     for (const line of described.text.split('\n')) {
       const [key, first, ...rest] = line.split(' ');
       if (key === 'title') game.title = [first, ...rest].join(' ');
@@ -26,6 +26,7 @@ async function loadGames() {
       } else if (key === 'notation') game.notations.push([first, rest.join(' ')]);
       else if (key === 'reading') game.reading = first;
       else if (key === 'layer') game.layers.push([first, rest.join(' ')]);
+      else if (key === 'level') game.levels.push([Number(first), Number(rest[0])]);
     }
     // Every seat but the first is ludus's at first, quicker when there are several,
     // so that a round takes about as long in every game.
@@ -50,6 +51,21 @@ const SEAT_KINDS = [
   ['movetime 3000', 'ludus, 3 s a move'],
   ['movetime 10000', 'ludus, 10 s a move'],
 ];
+
+// A game's seat choices: the kinds above, then ludus at each strength level below full
+// strength, named with its Elo on ludus's scale for the game (levels.md). A level
+// plays within its own budget, on the clock when there is one.
+function seatKinds(game) {
+  const levels = game.levels
+    .filter(([level]) => level < 20)
+    .map(([level, elo]) => [`level ${level}`, `ludus, level ${level} (Elo ${elo})`]);
+  return [...SEAT_KINDS, ...levels];
+}
+
+// The strength level a seat plays at: its own, or 20 (full strength).
+function levelOf(kind) {
+  return kind.startsWith('level ') ? Number(kind.split(' ')[1]) : 20;
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -497,7 +513,7 @@ function drawSeats() {
       const select = document.createElement('select');
       select.id = `seat-${i}`;
       select.dataset.player = player;
-      for (const [value, text] of SEAT_KINDS) select.add(new Option(text, value));
+      for (const [value, text] of seatKinds(gameInfo())) select.add(new Option(text, value));
       select.addEventListener('change', async () => {
         state.seats[i] = select.value;
         // The keys go back to the page (← → step), not to this choice.
@@ -661,7 +677,8 @@ async function setClock() {
 }
 
 // A seat's `go` limits: its own, and the clocks when there are clocks.
-function limitsFor(kind) {
+function limitsFor(seat) {
+  const kind = seat.startsWith('level ') ? 'clock' : seat;
   const c = state.clock;
   if (c.base === null) return kind === 'clock' ? 'movetime 1000' : kind;
   const clocks = gameInfo().players
@@ -676,10 +693,10 @@ function maybeEngineMove() {
   if (state.over || state.paused || state.thinking || state.view !== state.moves.length) return;
   const seat = state.seats[state.mover];
   if (!seat || seat === 'person') return;
-  engineMove(limitsFor(seat));
+  engineMove(limitsFor(seat), levelOf(seat));
 }
 
-async function engineMove(limits) {
+async function engineMove(limits, level) {
   const epoch = state.epoch;
   state.thinking = true;
   setState('thinking');
@@ -687,6 +704,12 @@ async function engineMove(limits) {
   $('thinking').textContent = `ludus thinks for ${gameInfo().players[state.mover]}…`;
   let best;
   try {
+    // Every seat has its level; the one session is told the mover's before it thinks.
+    if (engine.level !== level) {
+      const set = await engine.request(`setoption name Skill Level value ${level}`);
+      if (!set.ok) throw new Error(set.text);
+      engine.level = level;
+    }
     best = await engine.think(limits);
   } catch (e) {
     state.thinking = false;

@@ -1,0 +1,140 @@
+//! `ludus wdl`: fits a game's win/draw/loss model to self-play games (or to `ludus
+//! datagen` files, for Sena-Mukha) and measures its calibration on held-out games
+//! (protocol-spec/wdl.md).
+
+use std::io::Write;
+use std::time::Instant;
+
+use ludus::games::Play;
+use ludus::learning::selfplay;
+use ludus::learning::wdl;
+use ludus::search::Limits;
+
+use super::args::{EngineOptions, GameChoice};
+use super::error::Refusal;
+use super::{CliError, GameCommand};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    game: GameChoice,
+    /// `ludus datagen` files to fit instead of playing games (Sena-Mukha).
+    #[arg(long)]
+    data: Vec<std::path::PathBuf>,
+    /// Self-play games to play when no --data is given.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// Nodes a move in those games.
+    #[arg(long, default_value_t = 5_000)]
+    nodes: u64,
+    /// Random moves (plies) from the start before the engine plays.
+    #[arg(long, default_value_t = 8)]
+    plies: usize,
+    /// The random seed of the openings: the same seed gives the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// A game this many plies long is a draw.
+    #[arg(long, default_value_t = 600)]
+    max_plies: usize,
+    /// Every this-many-th game is held out of the fit, to measure the calibration.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..=1000))]
+    hold_out_every: u64,
+    /// Steps of the fit.
+    #[arg(long, default_value_t = 600)]
+    steps: usize,
+    #[command(flatten)]
+    options: EngineOptions,
+}
+
+impl GameCommand for Args {
+    fn game(&self) -> &str {
+        &self.game.game
+    }
+
+    fn run<G: Play>(self) -> Result<(), CliError> {
+        let started = Instant::now();
+        let samples = if self.data.is_empty() {
+            let given: Vec<(String, String)> = self
+                .options
+                .options
+                .into_iter()
+                .map(|s| (s.name, s.value))
+                .collect();
+            let options = selfplay::engine_options::<G>(&given)?;
+            let engine = || {
+                let mut engine = G::new_search(16);
+                for (name, value) in &options {
+                    // Accepted by the probe engine, so accepted again.
+                    let _ = G::set_engine_option(&mut engine, name, value);
+                }
+                engine
+            };
+            let play = selfplay::Play::new(
+                self.seed,
+                self.plies,
+                Some(self.nodes),
+                None,
+                self.max_plies,
+            );
+            let mut ended = 0;
+            let games = self.games;
+            wdl::self_play_samples::<G>(
+                &play,
+                games,
+                self.concurrency.unwrap_or_else(super::args::cores),
+                &engine,
+                &mut |_| {
+                    ended += 1;
+                    if ended % 20 == 0 || ended == games {
+                        log::info!("{ended} of {games} games played");
+                    }
+                },
+            )
+        } else {
+            let mut samples = Vec::new();
+            for path in &self.data {
+                let read = ludus::games::wdl_samples_from_data(G::NAME, path)
+                    .ok_or(Refusal::NoDataFiles(G::NAME))?;
+                samples.extend(read.map_err(|e| CliError::in_file(path.display(), e))?);
+            }
+            samples
+        };
+        let (fit, held) = wdl::split(samples, self.hold_out_every as usize);
+        if fit.len() < 10 || held.is_empty() {
+            return Err(Refusal::TooFewSamples {
+                file: "the games".to_string(),
+                count: fit.len() + held.len(),
+            }
+            .into());
+        }
+        let start = G::chances_at(&G::new_search(1), &G::start(), &Limits::default());
+        let fitted = wdl::fit(&start, &fit, self.steps);
+        let base = wdl::base_rates(&fit);
+        let calibration = wdl::calibration(&held, &base, 10, &|s| fitted.predict(s));
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "{} fitted positions, log loss {:.4}; held out: log loss {:.4}",
+            fit.len(),
+            fitted.loss(&fit),
+            fitted.loss(&held)
+        )?;
+        writeln!(out, "base rates: {}", rates(&base))?;
+        writeln!(out)?;
+        writeln!(out, "{fitted}")?;
+        writeln!(out)?;
+        writeln!(out, "{calibration}")?;
+        log::info!("done in {:.1} s", started.elapsed().as_secs_f64());
+        Ok(())
+    }
+}
+
+fn rates(base: &[f64]) -> String {
+    base.iter()
+        .map(|r| format!("{:.1} %", 100.0 * r))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
