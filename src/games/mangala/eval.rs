@@ -42,10 +42,12 @@ pub const WEIGHTS: Weights = Weights {
 /// --nodes 5000 --concurrency 1` on the 129,414 undecided positions of 4,000 of its
 /// self-play games; on the 1,000 games held out, Brier skill 0.318 against the base
 /// rates (protocol-spec/wdl.md, benches/README.md). Proven values (the tables, a
-/// margin the counters left cannot undo) are certain and bypass it.
+/// margin the counters left cannot undo) are certain and bypass it. The material is
+/// held to 0.15 and up (11 counters), as the fit was: below, nearly every position
+/// is the endgame tables', and the fit has too few to shape the curves.
 pub const WDL_MODEL: LogisticModel = LogisticModel {
-    a: [223.142, -29.421, -262.966, 268.334],
-    b: [-184.535, 142.529, 466.348, -28.237],
+    a: [-63.776, 289.070, -321.367, 258.618],
+    b: [-275.717, -15.701, 705.261, -81.442],
     compress: 400.0,
     x_range: (0.150, 1.000),
 };
