@@ -127,13 +127,14 @@ pub const ALGORITHM: OptionSpec = OptionSpec::combo("Algorithm", 2, &["brs", "pa
 /// Mentula is searched by the multi-player searches, chosen by [`ALGORITHM`].
 impl Searchable for Position {
     type Search = multi_player::Searcher;
-    /// Provisional Elo (100 a level) until the game's ladder has run (benches/README.md,
-    /// "Strength levels").
+    /// The ladder of benches/README.md ("Strength levels"): groups of four adjacent
+    /// levels, 100 games each at 10+0.1, rated by the four-player ratings; level 0 at
+    /// 500, the differences made monotone.
     const LEVELS: LevelScale = LevelScale {
         nodes: (20, 8_000),
         elo: [
-            500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900,
-            2000, 2100, 2200, 2300, 2400, 2500,
+            500, 505, 506, 607, 734, 739, 740, 777, 841, 842, 843, 865, 886, 888, 944, 975, 1077,
+            1078, 1104, 1124, 1480,
         ],
         unit: 100,
     };
