@@ -191,3 +191,115 @@ fn cecp_shows_the_chances_after_the_line() {
         assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
     }
 }
+
+fn ludus(args: &[&str]) -> std::process::Output {
+    use assert_cmd::cargo::CommandCargoExt;
+    std::process::Command::cargo_bin("ludus")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `ludus wdl` fits a game's model to self-play and prints it as source, with the
+/// calibration table of the held-out games.
+#[test]
+fn the_fit_prints_the_model_and_its_calibration() {
+    let out = ludus(&[
+        "wdl",
+        "--game",
+        "mangala",
+        "--games",
+        "10",
+        "--nodes",
+        "300",
+        "--steps",
+        "50",
+        "--concurrency",
+        "1",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("LogisticModel {"), "{text}");
+    assert!(text.contains("held-out positions of 2 games"), "{text}");
+    assert!(text.contains("Brier score"), "{text}");
+}
+
+/// `ludus wdl --matches` measures the built-in model on a match's games (their
+/// engines' scores, kept in the summary), refuses another game's summary and names a
+/// file that is no summary.
+#[test]
+fn the_calibration_is_measured_on_a_matchs_games() {
+    let dir = std::env::temp_dir().join(format!("ludus-wdl-matches-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let summary = dir.join("m.json");
+    let bin = assert_cmd::cargo::cargo_bin("ludus");
+    let first = format!("cmd={} name=a", bin.display());
+    let second = format!("cmd={} name=b depth=2", bin.display());
+    let played = ludus(&[
+        "match",
+        "--game",
+        "mangala",
+        "--engine",
+        &first,
+        "--engine",
+        &second,
+        "--games",
+        "4",
+        "--depth",
+        "3",
+        "--concurrency",
+        "1",
+        "--summary",
+        summary.to_str().unwrap(),
+    ]);
+    assert!(played.status.success(), "{played:?}");
+    let out = ludus(&[
+        "wdl",
+        "--game",
+        "mangala",
+        "--matches",
+        summary.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let head = text.lines().next().unwrap();
+    let positions: usize = head
+        .strip_prefix("the built-in model on ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    // Every move after the opening was scored (at most the 4 games' moves).
+    assert!(positions > 20, "{text}");
+    assert!(head.contains("positions of 4 games"), "{head}");
+    assert!(text.contains("Brier score"), "{text}");
+
+    let other = ludus(&[
+        "wdl",
+        "--game",
+        "senamukha",
+        "--matches",
+        summary.to_str().unwrap(),
+    ]);
+    assert!(!other.status.success());
+    let error = String::from_utf8(other.stderr).unwrap();
+    assert!(
+        error.contains("a match of mangala, not of senamukha"),
+        "{error}"
+    );
+
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"game\": 3}").unwrap();
+    let bad = ludus(&[
+        "wdl",
+        "--game",
+        "mangala",
+        "--matches",
+        junk.to_str().unwrap(),
+    ]);
+    assert!(!bad.status.success());
+    let error = String::from_utf8(bad.stderr).unwrap();
+    assert!(error.contains("junk.json"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

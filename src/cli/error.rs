@@ -71,6 +71,10 @@ pub enum Refusal {
     TooFewSamples { file: String, count: usize },
     /// `ludus wdl --data` for a game without `ludus datagen` files.
     NoDataFiles(&'static str),
+    /// `ludus wdl --matches` found no scored move of a finished two-player game.
+    NoScoredMoves,
+    /// `ludus wdl --matches` given the summary of another game's match.
+    SummaryOfOtherGame { found: String, wanted: &'static str },
 }
 
 impl CliError {
@@ -167,6 +171,12 @@ impl fmt::Display for Refusal {
                 f,
                 "{file} holds {count} positions; the fit needs 10 or more"
             ),
+            Refusal::NoScoredMoves => f.write_str(
+                "the summaries hold no scored move of a two-player game that ended by its rules or the move limit (the `evals` that `ludus match` keeps)",
+            ),
+            Refusal::SummaryOfOtherGame { found, wanted } => {
+                write!(f, "this is a match of {found}, not of {wanted}")
+            }
             Refusal::NoDataFiles(game) => write!(
                 f,
                 "--data reads `ludus datagen` files, which {game} has none of: leave it out to fit self-play games"

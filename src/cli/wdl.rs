@@ -9,6 +9,7 @@ use ludus::games::Play;
 use ludus::learning::selfplay;
 use ludus::learning::wdl;
 use ludus::search::Limits;
+use ludus::tournament::SummaryFile;
 
 use super::args::{EngineOptions, GameChoice};
 use super::error::Refusal;
@@ -21,6 +22,10 @@ pub struct Args {
     /// `ludus datagen` files to fit instead of playing games (Sena-Mukha).
     #[arg(long)]
     data: Vec<std::path::PathBuf>,
+    /// `ludus match` summaries (two-player games, with their engines' scores) to
+    /// measure the built-in model's calibration on: no fit.
+    #[arg(long, conflicts_with = "data")]
+    matches: Vec<std::path::PathBuf>,
     /// Self-play games to play when no --data is given.
     #[arg(long, default_value_t = 200)]
     games: usize,
@@ -56,6 +61,9 @@ impl GameCommand for Args {
 
     fn run<G: Play>(self) -> Result<(), CliError> {
         let started = Instant::now();
+        if !self.matches.is_empty() {
+            return check_matches::<G>(&self.matches);
+        }
         let samples = if self.data.is_empty() {
             let given: Vec<(String, String)> = self
                 .options
@@ -130,6 +138,50 @@ impl GameCommand for Args {
         log::info!("done in {:.1} s", started.elapsed().as_secs_f64());
         Ok(())
     }
+}
+
+/// `--matches`: the built-in model's calibration on the games of match summaries,
+/// against those games' own base rates.
+fn check_matches<G: Play>(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for path in paths {
+        let text = ludus::files::read_text(path, ludus::tournament::STATE_LIMIT)
+            .map_err(|e| CliError::in_file(path.display(), e))?;
+        let summary: SummaryFile =
+            serde_json::from_str(&text).map_err(|e| CliError::in_file(path.display(), e))?;
+        if !summary.game.eq_ignore_ascii_case(G::NAME) {
+            let other = Refusal::SummaryOfOtherGame {
+                found: summary.game,
+                wanted: G::NAME,
+            };
+            return Err(CliError::in_file(path.display(), other));
+        }
+        let read = wdl::match_samples::<G>(&summary, games).map_err(|(game, e)| {
+            CliError::in_file(format!("{} (game {game})", path.display()), e)
+        })?;
+        games += summary.games.len();
+        samples.extend(read);
+    }
+    if samples.is_empty() {
+        return Err(Refusal::NoScoredMoves.into());
+    }
+    let start = G::chances_at(&G::new_search(1), &G::start(), &Limits::default());
+    let model = wdl::in_use(&start);
+    let base = wdl::base_rates(&samples);
+    let calibration = wdl::calibration(&samples, &base, 10, &|s| model.predict(s));
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "the built-in model on {} scored positions of {} games: log loss {:.4}",
+        samples.len(),
+        calibration.games,
+        model.loss(&samples)
+    )?;
+    writeln!(out, "base rates (of these games): {}", rates(&base))?;
+    writeln!(out)?;
+    writeln!(out, "{calibration}")?;
+    Ok(())
 }
 
 fn rates(base: &[f64]) -> String {

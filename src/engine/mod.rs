@@ -632,11 +632,12 @@ impl Engine {
             seed => u64::from(seed),
         };
         let skill = skill::Skill { level, seed };
-        let weakened = skill.weakens().then(|| work::Weakened {
+        let key = skill::position_key(&self.game().fen());
+        let weakened = skill.weakens_at(&scale, key).then(|| work::Weakened {
             skill,
             scale,
             mover: self.game().mover(),
-            key: skill::position_key(&self.game().fen()),
+            key,
             shown_lines: self.settings.multi_pv.max(1),
         });
         (weakened, note)

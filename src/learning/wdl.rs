@@ -16,6 +16,7 @@ use std::fmt;
 use super::selfplay::{Play, on_threads, play_out};
 use crate::search::wdl::{FirstPlaceModel, LogisticModel, logistic};
 use crate::search::{Chances, Limits, PROVEN_WIN, Score, Searchable};
+use crate::tournament::{OpeningError, SummaryFile};
 
 /// One position: its score(s), its material and how its game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -429,11 +430,7 @@ where
             let probe = G::new_search(1);
             let mut seen: Vec<(Vec<Score>, f64, usize)> = Vec::new();
             let leaders = play_out::<G>(engine, play, game, &mut |position, info| {
-                let material = match G::chances_at(&probe, position, &Limits::default()) {
-                    Chances::Logistic { material, .. } | Chances::FirstPlace { material, .. } => {
-                        material
-                    }
-                };
+                let material = material_of::<G>(&probe, position);
                 seen.push((info.scores.clone(), material, position.to_move()));
             });
             let players = G::PLAYERS.len();
@@ -467,6 +464,55 @@ where
     );
     all.sort_by_key(|s| s.game);
     all
+}
+
+/// The model's measure of the material at `position`, as `probe` (a small engine of
+/// the game, which needs no tables for it) answers.
+fn material_of<G: Searchable>(probe: &G::Search, position: &G) -> f64 {
+    match G::chances_at(probe, position, &Limits::default()) {
+        Chances::Logistic { material, .. } | Chances::FirstPlace { material, .. } => material,
+    }
+}
+
+/// Samples from the games of a `ludus match` summary of a two-player game: every
+/// move's score as its engine gave it (the summary's `evals`, for the side that
+/// moved) at the position it was searched in, with the material there and how the
+/// game ended. Forfeited games are left out (their end says nothing of the
+/// positions), as are proven scores; the games are numbered from `first_game`.
+/// A game whose moves cannot be replayed is an error naming it (from 1).
+pub fn match_samples<G: Searchable>(
+    summary: &SummaryFile,
+    first_game: usize,
+) -> Result<Vec<Sample>, (usize, OpeningError)> {
+    let probe = G::new_search(1);
+    let mut samples = Vec::new();
+    for (k, game) in summary.games.iter().enumerate() {
+        if G::PLAYERS.len() != 2 || game.forfeit.is_some() || game.evals.is_empty() {
+            continue;
+        }
+        let positions = game
+            .positions::<G>(&summary.config)
+            .map_err(|e| (game.index + 1, e))?;
+        let best = game.places.iter().copied().fold(f64::INFINITY, f64::min);
+        let leaders: Vec<usize> = (0..game.places.len())
+            .filter(|&p| game.places[p] == best)
+            .collect();
+        for (position, eval) in positions.iter().zip(&game.evals) {
+            let Some(score) = *eval else { continue };
+            if score.abs() >= PROVEN_WIN {
+                continue;
+            }
+            let material = material_of::<G>(&probe, position);
+            samples.push(two_player_sample(
+                f64::from(score),
+                material,
+                position.to_move(),
+                &leaders,
+                first_game + k,
+            ));
+        }
+    }
+    Ok(samples)
 }
 
 /// The fitted model of one game, with its calibration on the held-out games.
@@ -524,6 +570,14 @@ impl fmt::Display for Fitted {
     }
 }
 
+/// The model `chances` uses (the game's own, as built in).
+pub fn in_use(chances: &Chances) -> Fitted {
+    match chances {
+        Chances::Logistic { model, .. } => Fitted::Logistic(model.clone()),
+        Chances::FirstPlace { model, .. } => Fitted::FirstPlace(model.clone()),
+    }
+}
+
 /// Fits the model `start` is of (its form and material range) to `fit`.
 pub fn fit(start: &Chances, fit: &[Sample], steps: usize) -> Fitted {
     match start {
@@ -535,7 +589,63 @@ pub fn fit(start: &Chances, fit: &[Sample], steps: usize) -> Fitted {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rng;
+    use crate::game::{Game, Rng};
+
+    /// A match summary of Mangala II whose games are given as JSON.
+    fn summary(games: serde_json::Value) -> SummaryFile {
+        let engine = |name: &str| {
+            serde_json::json!({"command": ["ludus"], "depth": null, "dialect": "native",
+                "name": name, "nodes": null, "options": [], "ponder": false})
+        };
+        serde_json::from_value(serde_json::json!({
+            "game": "mangala",
+            "config": {
+                "engines": [engine("a"), engine("b")],
+                "settings": {"margin": {"nanos": 0, "secs": 0}, "max_plies": 1000,
+                    "stall": {"nanos": 0, "secs": 30}, "time_control": {"Nodes": 100}},
+                "games": 2, "openings": ["startpos moves A"], "concurrency": 1,
+                "sprt": null, "rules": []
+            },
+            "games": games,
+        }))
+        .unwrap()
+    }
+
+    /// A match's game gives one sample per scored move, at the position searched,
+    /// with the mover's outcome; the opening's moves (no score), proven scores and
+    /// forfeited games give none.
+    #[test]
+    fn match_games_give_the_movers_scores_and_outcomes() {
+        use crate::games::mangala::Position;
+        let game = |index: usize, forfeit: Option<usize>| {
+            serde_json::json!({"index": index, "opening": 0, "seats": [0, 1],
+                "moves": ["A", "b", "B"], "ending": "rules", "reason": "",
+                "forfeit": forfeit, "scores": null, "places": [2.0, 1.0],
+                "evals": [null, 35, 100_000 - 4]})
+        };
+        let read = summary(serde_json::json!([game(0, None), game(1, Some(0))]));
+        let samples = match_samples::<Position>(&read, 7).unwrap();
+        assert_eq!(samples.len(), 1, "{samples:?}");
+        let mut position = Position::start();
+        position.play(position.parse_move("A").unwrap());
+        // The second player (seat 1) won; the score is the mover's.
+        let won = position.to_move() == 1;
+        let expected = if won {
+            [1.0, 0.0, 0.0]
+        } else {
+            [0.0, 0.0, 1.0]
+        };
+        assert_eq!(samples[0].scores, vec![35.0]);
+        assert_eq!(samples[0].outcome, expected.to_vec());
+        assert_eq!(samples[0].game, 7);
+        // A move the game does not allow is an error naming the game.
+        let bad = summary(
+            serde_json::json!([{"index": 4, "opening": 0, "seats": [1, 0],
+            "moves": ["A", "zz"], "ending": "rules", "reason": "", "forfeit": null,
+            "scores": null, "places": [1.5, 1.5], "evals": [null, 3]}]),
+        );
+        assert_eq!(match_samples::<Position>(&bad, 0).unwrap_err().0, 5);
+    }
 
     /// Samples drawn from `truth`: scores spread over ±400, material over [0.1, 1].
     fn drawn_from(truth: &LogisticModel, n: usize) -> Vec<Sample> {

@@ -81,6 +81,8 @@ pub enum OpeningError {
     },
     /// The openings file has none.
     Empty,
+    /// A game names an opening (from 0) the match does not have.
+    NoSuchOpening(usize),
 }
 
 impl fmt::Display for OpeningError {
@@ -92,6 +94,9 @@ impl fmt::Display for OpeningError {
             OpeningError::GameOver => f.write_str("the game is over after the opening"),
             OpeningError::Line { line, error } => write!(f, "opening on line {line}: {error}"),
             OpeningError::Empty => f.write_str("the openings file holds no opening"),
+            OpeningError::NoSuchOpening(n) => {
+                write!(f, "the match has no opening {}", n + 1)
+            }
         }
     }
 }

@@ -103,7 +103,35 @@ pub struct GameSummary {
     pub evals: Vec<Option<i32>>,
 }
 
+/// What `ludus match` writes as its summary, as far as it is read back (by `ludus
+/// match merge` and `ludus wdl --matches`).
+#[derive(Deserialize)]
+pub struct SummaryFile {
+    pub game: String,
+    pub config: MatchConfig,
+    #[serde(default)]
+    pub shard: Option<Shard>,
+    pub games: Vec<GameSummary>,
+}
+
 impl GameSummary {
+    /// The positions this game of `config` was played from, one before each of its
+    /// moves (the opening's included): its opening's start with the moves replayed.
+    pub fn positions<G: Game>(&self, config: &MatchConfig) -> Result<Vec<G>, OpeningError> {
+        let line = config
+            .openings
+            .get(self.opening)
+            .ok_or(OpeningError::NoSuchOpening(self.opening))?;
+        let (mut position, _) = read_opening::<G>(line, &config.rules)?;
+        let mut positions = Vec::with_capacity(self.moves.len());
+        for text in &self.moves {
+            let mv = position.parse_move(text).map_err(OpeningError::Move)?;
+            positions.push(position.clone());
+            position.play(mv);
+        }
+        Ok(positions)
+    }
+
     /// Whether this can be a game of a match of `engines` engines and `openings`
     /// openings: what a state or a summary read back must hold before it is used.
     pub(crate) fn check(&self, engines: usize, openings: usize) -> Result<(), Misfit> {

@@ -15,7 +15,7 @@ use nom::combinator::all_consuming;
 use nom::{IResult, Parser};
 use serde::{Deserialize, Serialize};
 
-use super::{GameSummary, MatchConfig};
+use super::{GameSummary, MatchConfig, SummaryFile};
 
 /// Part `index` (from 1) of `count` parts of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,16 +70,6 @@ impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
     }
-}
-
-/// What `ludus match` writes as its summary, as far as merging reads it back.
-#[derive(Deserialize)]
-struct ShardSummary {
-    game: String,
-    config: MatchConfig,
-    #[serde(default)]
-    shard: Option<Shard>,
-    games: Vec<GameSummary>,
 }
 
 /// Why summaries cannot be merged.
@@ -185,7 +175,7 @@ fn identity(game: &str, config: &MatchConfig) -> Vec<(&'static str, serde_json::
 pub fn merge(summaries: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
     let mut read = Vec::new();
     for (path, text) in summaries {
-        let summary: ShardSummary =
+        let summary: SummaryFile =
             serde_json::from_str(text).map_err(|e| MergeError::Unreadable {
                 path: path.clone(),
                 why: e.to_string(),

@@ -197,11 +197,17 @@ impl Searchable for Position {
     type Search = MangalaSearch;
     /// The ladder of benches/README.md ("Strength levels"): 100 games a pair at
     /// 10+0.1, level 0 at 500, the differences made monotone.
+    /// The settings space the levels equally between level 0 and full strength
+    /// on that measured curve (`scripts/ladder space`).
     const LEVELS: LevelScale = LevelScale {
         nodes: (20, 100_000),
+        settings: [
+            0.00, 1.95, 4.56, 5.53, 7.33, 8.13, 8.76, 9.85, 10.52, 11.22, 12.56, 14.05, 15.12,
+            16.65, 17.63, 18.39, 19.03, 19.27, 19.51, 19.76, 20.00,
+        ],
         elo: [
-            500, 531, 587, 612, 633, 696, 801, 802, 901, 1036, 1096, 1239, 1313, 1358, 1418, 1499,
-            1556, 1608, 1712, 1831, 2177,
+            500, 584, 668, 752, 835, 919, 1003, 1087, 1171, 1255, 1338, 1422, 1506, 1590, 1674,
+            1758, 1842, 1925, 2009, 2093, 2177,
         ],
         unit: 100,
     };

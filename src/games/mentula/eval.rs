@@ -130,11 +130,17 @@ impl Searchable for Position {
     /// The ladder of benches/README.md ("Strength levels"): groups of four adjacent
     /// levels, 100 games each at 10+0.1, rated by the four-player ratings; level 0 at
     /// 500, the differences made monotone.
+    /// The settings space the levels equally between level 0 and full strength
+    /// on that measured curve (`scripts/ladder space`).
     const LEVELS: LevelScale = LevelScale {
         nodes: (20, 8_000),
+        settings: [
+            0.00, 2.43, 2.91, 3.31, 3.70, 6.14, 7.27, 10.00, 13.07, 13.95, 15.15, 15.63, 17.38,
+            19.04, 19.17, 19.31, 19.45, 19.59, 19.72, 19.86, 20.00,
+        ],
         elo: [
-            500, 505, 506, 607, 734, 739, 740, 777, 841, 842, 843, 865, 886, 888, 944, 975, 1077,
-            1078, 1104, 1124, 1480,
+            500, 549, 598, 647, 696, 745, 794, 843, 892, 941, 990, 1039, 1088, 1137, 1186, 1235,
+            1284, 1333, 1382, 1431, 1480,
         ],
         unit: 100,
     };

@@ -68,6 +68,7 @@ impl Searchable for Position {
     /// "Strength levels").
     const LEVELS: LevelScale = LevelScale {
         nodes: (40, 50_000),
+        settings: crate::search::skill::UNSPACED,
         elo: [
             500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900,
             2000, 2100, 2200, 2300, 2400, 2500,
