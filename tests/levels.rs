@@ -189,3 +189,110 @@ fn levels_are_engine_options_of_a_match() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("Skill Level takes 0 to 20"), "{stderr}");
 }
+
+/// The options of this issue sent while the engine works (an infinite search, a
+/// pondering search, a count) are served in their turn: the work runs on as it
+/// started, `isready` is still answered at once beside a search, and the next search
+/// plays weakened and shows its chances.
+#[test]
+fn options_sent_while_the_engine_works_apply_to_the_next_search() {
+    let options = [
+        "setoption name UCI_ShowWDL value true",
+        "setoption name Skill Level value 2",
+        "setoption name Skill Seed value 7",
+    ];
+    let next_search_is_weakened = |engine: &mut Process| {
+        engine.send("position startpos");
+        engine.send("go depth 6");
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        let (nodes, _) = nodes_and_move(&lines);
+        // Level 2's budget, some hundred nodes, not a depth-6 search's thousands.
+        assert!(nodes < 1_000, "{nodes}: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .filter(|l| l.contains(" score "))
+                .all(|l| l.contains(" wdl ")),
+            "{lines:?}"
+        );
+    };
+    let untouched = |lines: &[String]| {
+        assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+        let (nodes, _) = nodes_and_move(lines);
+        assert!(nodes > 5_000, "the running search was weakened: {lines:?}");
+    };
+
+    // An infinite search, stopped; a pondering search, hit.
+    let while_searching = |setup: &[&str], end: &str| {
+        let mut engine = uci();
+        for line in setup {
+            engine.send(line);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        for option in options {
+            engine.send(option);
+        }
+        engine.send("isready");
+        let mut lines = engine.until(|l| l == "readyok");
+        engine.send(end);
+        lines.extend(engine.until(|l| l.starts_with("bestmove")));
+        untouched(&lines);
+        next_search_is_weakened(&mut engine);
+    };
+    while_searching(&["position startpos", "go infinite"], "stop");
+    let ponder = "go ponder wtime 3000 btime 3000";
+    let setup = [
+        "setoption name Ponder value true",
+        "position startpos moves e4e5",
+        ponder,
+    ];
+    while_searching(&setup, "ponderhit");
+
+    // A count (native): the options wait for its reply, then take effect.
+    let mut engine = Process::start();
+    engine.send("1 perft 6");
+    for (k, option) in options.iter().enumerate() {
+        engine.send(&format!("{} {option}", k + 2));
+    }
+    engine.send("9 stop");
+    let replies = engine.until(|l| l.starts_with("=9"));
+    let count = replies
+        .iter()
+        .position(|l| l.starts_with("?1 ") || l.starts_with("=1"));
+    let first_option = replies.iter().position(|l| l == "=2");
+    assert!(count.is_some() && count < first_option, "{replies:?}");
+    engine.send("10 go depth 6");
+    let lines = engine.until(|l| l.starts_with("bestmove") || l.starts_with("=10 "));
+    let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty(), "{lines:?}");
+    assert!(scored.iter().all(|l| l.contains(" wdl ")), "{lines:?}");
+}
+
+/// A weakened search with MultiPV 2 shows two labelled lines, and reports the line it
+/// plays last as line 1, so that a GUI's first line is the move played.
+#[test]
+fn the_line_played_is_reported_last_as_line_one() {
+    let mut engine = uci();
+    engine.send("setoption name MultiPV value 2");
+    engine.send("setoption name Skill Level value 0");
+    let mut differed = false;
+    for seed in 1..=12 {
+        engine.send(&format!("setoption name Skill Seed value {seed}"));
+        engine.send("position startpos");
+        engine.send("go depth 4");
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        let best = lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+        let info: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+        assert!(info.iter().all(|l| l.contains(" multipv ")), "{lines:?}");
+        assert!(info.iter().all(|l| !l.contains(" multipv 3 ")), "{lines:?}");
+        let line_one: Vec<&&String> = info.iter().filter(|l| l.contains(" multipv 1 ")).collect();
+        let last = line_one.last().unwrap();
+        assert!(last.contains(&format!(" pv {best}")), "{lines:?}");
+        // The played line came after the search's own line 1: the pick differed.
+        differed |= line_one.len() >= 2
+            && !line_one[line_one.len() - 2].contains(&format!(" pv {best}"))
+            && *info.last().unwrap() == **last;
+    }
+    // Level 0 plays a move other than the search's best now and then.
+    assert!(differed);
+}

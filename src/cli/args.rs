@@ -86,6 +86,44 @@ pub struct EngineOptions {
     pub options: Vec<Setting>,
 }
 
+/// How self-play games are played, for the commands that play them (datagen, wdl).
+#[derive(Args)]
+pub struct SelfPlay {
+    /// Nodes a move.
+    #[arg(long, default_value_t = 5_000)]
+    pub nodes: u64,
+    /// Random moves (plies) from the start before the engines play.
+    #[arg(long, default_value_t = 8)]
+    pub plies: usize,
+    /// The random seed: game k of a seed is the same game in every run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// A game is a draw after this many plies of the engine.
+    #[arg(long, default_value_t = 600)]
+    pub max_plies: usize,
+    #[command(flatten)]
+    pub options: EngineOptions,
+}
+
+impl SelfPlay {
+    /// The games played at once.
+    pub fn threads(&self) -> usize {
+        self.concurrency.unwrap_or_else(cores)
+    }
+
+    /// The engine options given, as (name, value).
+    pub fn named_options(&self) -> Vec<(String, String)> {
+        self.options
+            .options
+            .iter()
+            .map(|s| (s.name.clone(), s.value.clone()))
+            .collect()
+    }
+}
+
 /// The cores this process may use: the default number of workers (datagen, train).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

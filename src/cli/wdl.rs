@@ -11,7 +11,7 @@ use ludus::learning::wdl;
 use ludus::search::Limits;
 use ludus::tournament::SummaryFile;
 
-use super::args::{EngineOptions, GameChoice};
+use super::args::{GameChoice, SelfPlay};
 use super::error::Refusal;
 use super::{CliError, GameCommand};
 
@@ -29,21 +29,6 @@ pub struct Args {
     /// Self-play games to play when no --data is given.
     #[arg(long, default_value_t = 200)]
     games: usize,
-    /// Nodes a move in those games.
-    #[arg(long, default_value_t = 5_000)]
-    nodes: u64,
-    /// Random moves (plies) from the start before the engine plays.
-    #[arg(long, default_value_t = 8)]
-    plies: usize,
-    /// The random seed of the openings: the same seed gives the same games.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Games played at once (default: one per core).
-    #[arg(long)]
-    concurrency: Option<usize>,
-    /// A game this many plies long is a draw.
-    #[arg(long, default_value_t = 600)]
-    max_plies: usize,
     /// Every this-many-th game is held out of the fit, to measure the calibration.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..=1000))]
     hold_out_every: u64,
@@ -51,7 +36,7 @@ pub struct Args {
     #[arg(long, default_value_t = 600)]
     steps: usize,
     #[command(flatten)]
-    options: EngineOptions,
+    play: SelfPlay,
 }
 
 impl GameCommand for Args {
@@ -65,13 +50,7 @@ impl GameCommand for Args {
             return check_matches::<G>(&self.matches);
         }
         let samples = if self.data.is_empty() {
-            let given: Vec<(String, String)> = self
-                .options
-                .options
-                .into_iter()
-                .map(|s| (s.name, s.value))
-                .collect();
-            let options = selfplay::engine_options::<G>(&given)?;
+            let options = selfplay::engine_options::<G>(&self.play.named_options())?;
             let engine = || {
                 let mut engine = G::new_search(16);
                 for (name, value) in &options {
@@ -81,26 +60,20 @@ impl GameCommand for Args {
                 engine
             };
             let play = selfplay::Play::new(
-                self.seed,
-                self.plies,
-                Some(self.nodes),
+                self.play.seed,
+                self.play.plies,
+                Some(self.play.nodes),
                 None,
-                self.max_plies,
+                self.play.max_plies,
             );
             let mut ended = 0;
             let games = self.games;
-            wdl::self_play_samples::<G>(
-                &play,
-                games,
-                self.concurrency.unwrap_or_else(super::args::cores),
-                &engine,
-                &mut |_| {
-                    ended += 1;
-                    if ended % 20 == 0 || ended == games {
-                        log::info!("{ended} of {games} games played");
-                    }
-                },
-            )
+            wdl::self_play_samples::<G>(&play, games, self.play.threads(), &engine, &mut |_| {
+                ended += 1;
+                if ended % 20 == 0 || ended == games {
+                    log::info!("{ended} of {games} games played");
+                }
+            })
         } else {
             let mut samples = Vec::new();
             for path in &self.data {

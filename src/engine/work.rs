@@ -114,9 +114,10 @@ impl Job<'_> {
                 && picked.pv.first() != best.as_ref()
             {
                 // The line played is reported last, as the best, so that the client's
-                // last line and the move agree.
+                // last line and the move agree: as line 1 when the client asked for
+                // several (so that a GUI's first line is the move), unlabelled else.
                 let played = Info {
-                    multi_pv: None,
+                    multi_pv: (w.shown_lines > 1).then_some(1),
                     ..picked.clone()
                 };
                 info(&played);

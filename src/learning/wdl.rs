@@ -573,8 +573,8 @@ impl fmt::Display for Fitted {
 /// The model `chances` uses (the game's own, as built in).
 pub fn in_use(chances: &Chances) -> Fitted {
     match chances {
-        Chances::Logistic { model, .. } => Fitted::Logistic(model.clone()),
-        Chances::FirstPlace { model, .. } => Fitted::FirstPlace(model.clone()),
+        Chances::Logistic { model, .. } => Fitted::Logistic(*model),
+        Chances::FirstPlace { model, .. } => Fitted::FirstPlace(*model),
     }
 }
 
