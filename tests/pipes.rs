@@ -81,7 +81,7 @@ fn an_id_without_a_command_is_answered_in_its_turn_after_the_search() {
     always(
         "1 go depth 3\n7\n2 to_move\n",
         false,
-        "=1\n\nbestmove k4k5\n?7 the request has an id but no command\n\n=2 white\n",
+        "=1\n\nbestmove e4e5\n?7 the request has an id but no command\n\n=2 white\n",
     );
 }
 
@@ -134,7 +134,7 @@ fn ugi_answers_queries_after_the_search_they_follow() {
     let script = "ugi\nposition startpos\ngo depth 3\nquery p1turn\nquery gameover\n";
     let (got, _) = run_once(script, false);
     assert!(
-        got.ends_with("ugiok\nbestmove k4k5\nresponse true\nresponse false"),
+        got.ends_with("ugiok\nbestmove e4e5\nresponse true\nresponse false"),
         "{got}"
     );
     always(script, false, &got);
@@ -144,7 +144,7 @@ fn ugi_answers_queries_after_the_search_they_follow() {
 fn cecp_plays_its_move_before_the_end_of_input_ends_it() {
     let script = "xboard\nprotover 2\nnew\nvariant senamukha\nsd 3\nusermove i3h5\n";
     let (got, _) = run_once(script, false);
-    assert!(got.ends_with("\nmove g8g7"), "{got}");
+    assert!(got.ends_with("\nmove e9d7"), "{got}");
     always(script, false, &got);
 }
 
@@ -224,14 +224,14 @@ fn a_large_hash_is_taken_at_once_and_a_refused_one_keeps_the_old_table() {
         ),
         "{native}"
     );
-    assert!(native.ends_with("=\n\nbestmove f3f4"), "{native}");
+    assert!(native.ends_with("=\n\nbestmove e4e5"), "{native}");
     let uci = limited().write_stdin_and_wait(
         "uci\nsetoption name Hash value 4096\nposition startpos\ngo depth 2\n",
     );
     let uci = answers(&uci, false);
     assert!(
         uci.ends_with(
-            "uciok\ninfo string error: 4096 MiB for the hash table cannot be allocated; the hash table stays at 64 MiB\nbestmove f3f4"
+            "uciok\ninfo string error: 4096 MiB for the hash table cannot be allocated; the hash table stays at 64 MiB\nbestmove e4e5"
         ),
         "{uci}"
     );
