@@ -19,12 +19,14 @@
 //! - [`engine`]: the one engine every front end talks to (game, options, search);
 //! - [`files`]: the files ludus reads and writes: regular files only, within bounds;
 //! - [`protocol`]: the native protocol and the UCI, UGI and CECP dialects;
+//! - [`analysis`]: `ludus analysis`, JSON queries and responses for scripts;
 //! - [`tournament`]: `ludus match`; [`bench`]: the fixed-depth benchmark;
 //! - [`web`]: `ludus serve`, the board in the browser, a client of the protocol.
 //!
 //! The rules of each game live in `games/<game>/`; everything else talks to them
 //! through the [`game::Game`] trait and takes the games from [`games`].
 
+pub mod analysis;
 pub mod bench;
 pub mod engine;
 pub mod files;

@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => cli::for_game(args),
         Command::Search(args) => cli::for_game(*args),
         Command::Bench(args) => cli::bench::run(args),
+        Command::Analysis(args) => cli::analysis::run(args),
         Command::Tree(args) => cli::for_game(args),
         Command::Endgame(args) => cli::endgame::run(args),
         Command::Match(args) => cli::r#match::run(*args),

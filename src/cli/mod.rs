@@ -6,6 +6,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod analysis;
 pub mod args;
 pub mod bench;
 pub mod datagen;
@@ -47,6 +48,9 @@ pub enum Command {
     /// Searches fixed positions of all three games to a fixed depth and prints the
     /// total nodes (a signature of the search) and the speed.
     Bench(bench::Args),
+    /// Analyses positions for scripts: one JSON query a line on standard input, one
+    /// JSON response a line per analysed turn (protocol-spec/analysis.md).
+    Analysis(analysis::Args),
     /// Measures the search tree: from the start and the first openings of a file, the
     /// nodes and time to each depth, the marginal cost of a ply, the move ordering's
     /// first-move cutoffs and the table's hits (protocol-spec/command-line.md).

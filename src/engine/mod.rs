@@ -41,7 +41,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use crate::options::{OptionKind, OptionSpec};
-pub use any_game::{AnyGame, GameError};
+pub use any_game::{AnyGame, GameError, new_game};
 pub use error::{CountStopped, EngineError, LimitError, LimitReached};
 pub use go::{MAX_MATE_MOVES, MAX_PLAYERS, SearchRequest, count, depth, mate, millis};
 pub use options::{

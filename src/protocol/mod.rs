@@ -83,6 +83,6 @@ mod request;
 mod session;
 mod uci;
 
-pub use io::MAX_LINE;
+pub use io::{Input, MAX_LINE, Writer, spawn_reader};
 pub use native::{serve, serve_native};
 pub use request::RequestError;

@@ -56,8 +56,14 @@ pub struct Process {
 impl Process {
     /// Starts `ludus` with no arguments (it serves its protocols).
     pub fn start() -> Process {
+        Process::start_with(&[])
+    }
+
+    /// A ludus process run with the command-line arguments `args`.
+    pub fn start_with(args: &[&str]) -> Process {
         let mut child = Command::cargo_bin("ludus")
             .unwrap()
+            .args(args)
             .env("RUST_LOG", "warn")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

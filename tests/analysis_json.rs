@@ -1,0 +1,190 @@
+//! `ludus analysis` through pipes (protocol-spec/analysis.md): JSON queries in, one
+//! JSON response a turn out, for the three games; turns in parallel, terminate, and
+//! every kind of bad input answered while the next query is served.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::Process;
+use serde_json::Value;
+
+fn analysis(threads: &str) -> Process {
+    Process::start_with(&["analysis", "--threads", threads])
+}
+
+fn json(line: &str) -> Value {
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+/// The next `n` lines, as JSON.
+fn responses(engine: &mut Process, n: usize) -> Vec<Value> {
+    (0..n).map(|_| json(&engine.line())).collect()
+}
+
+/// Move infos ordered best first, numbered from 0, each with a move and its line.
+fn assert_ordered(response: &Value, lines: usize) {
+    let infos = response["moveInfos"].as_array().unwrap();
+    assert_eq!(infos.len(), lines, "{response}");
+    for (k, info) in infos.iter().enumerate() {
+        assert_eq!(info["order"], k, "{response}");
+        assert_eq!(info["pv"][0], info["move"], "{response}");
+    }
+    let scores: Vec<i64> = infos.iter().filter_map(|i| i["scoreCp"].as_i64()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{response}");
+}
+
+#[test]
+fn two_queries_at_once_get_a_response_per_turn() {
+    let mut engine = analysis("2");
+    engine.send(
+        r#"{"id": "game", "moves": ["e4e5", "e8e7", "c4c5"], "analyzeTurns": [0, 1, 3], "multiPV": 3, "includeWDL": true, "maxDepth": 5}"#,
+    );
+    engine.send(r#"{"id": "one", "game": "mangala", "moves": ["A"], "maxNodes": 20000}"#);
+    let got = responses(&mut engine, 4);
+    let mut turns: Vec<u64> = got
+        .iter()
+        .filter(|r| r["id"] == "game")
+        .map(|r| r["turnNumber"].as_u64().unwrap())
+        .collect();
+    turns.sort_unstable();
+    assert_eq!(turns, vec![0, 1, 3]);
+    for response in &got {
+        assert_eq!(response["isDuringSearch"], false, "{response}");
+        if response["id"] == "game" {
+            assert_ordered(response, 3);
+            let wdl = response["rootInfo"]["wdl"].as_array().unwrap();
+            assert_eq!(wdl.iter().map(|v| v.as_u64().unwrap()).sum::<u64>(), 1000);
+            let mover = if response["turnNumber"] == 1 {
+                "black"
+            } else {
+                "white"
+            };
+            let mover = if response["turnNumber"] == 3 {
+                "black"
+            } else {
+                mover
+            };
+            assert_eq!(response["rootInfo"]["toMove"], mover, "{response}");
+        } else {
+            assert_eq!(response["turnNumber"], 1);
+            assert_eq!(response["rootInfo"]["toMove"], "north", "{response}");
+            assert!(response["moveInfos"][0]["wdl"].is_null(), "{response}");
+        }
+    }
+}
+
+#[test]
+fn mentula_gives_every_players_score_and_root_moves_can_be_chosen() {
+    let mut engine = analysis("1");
+    engine.send(r#"{"id": "m", "game": "mentula", "maxNodes": 3000, "multiPV": 2}"#);
+    let response = json(&engine.line());
+    let infos = response["moveInfos"].as_array().unwrap();
+    assert_eq!(infos.len(), 2, "{response}");
+    assert_eq!(
+        infos[0]["scores"].as_array().unwrap().len(),
+        4,
+        "{response}"
+    );
+    // allowMoves: only those; avoidMoves: never those.
+    engine.send(r#"{"id": "allow", "maxDepth": 3, "multiPV": 4, "allowMoves": ["e4e5", "c4c5"]}"#);
+    let allowed = json(&engine.line());
+    let moves: Vec<&str> = allowed["moveInfos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves.len(), 2, "{allowed}");
+    assert!(
+        moves.iter().all(|m| ["e4e5", "c4c5"].contains(m)),
+        "{allowed}"
+    );
+    let best = moves[0].to_string();
+    engine.send(&format!(
+        r#"{{"id": "avoid", "maxDepth": 3, "multiPV": 5, "avoidMoves": ["{best}"]}}"#
+    ));
+    let avoided = json(&engine.line());
+    let infos = avoided["moveInfos"].as_array().unwrap();
+    assert_eq!(infos.len(), 5, "{avoided}");
+    assert!(
+        infos.iter().all(|i| i["move"] != best.as_str()),
+        "{avoided}"
+    );
+    // A finished game has no results.
+    engine.send(r#"{"id": "over", "game": "mangala", "initialPosition": "0,0,0,0,0,0/0,0,0,0,0,0 S 40 32"}"#);
+    let over = json(&engine.line());
+    assert_eq!(over["noResults"], true, "{over}");
+}
+
+#[test]
+fn a_terminate_stops_a_long_query_within_a_second() {
+    let mut engine = analysis("1");
+    engine.send(r#"{"id": "long", "moves": ["e4e5"], "analyzeTurns": [0, 1], "maxTime": 60000}"#);
+    engine.send(r#"{"id": "next", "game": "mangala", "maxDepth": 4}"#);
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    engine.send(r#"{"id": "stop", "action": "terminate", "terminateId": "long"}"#);
+    let got = responses(&mut engine, 4);
+    assert!(
+        sent.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert_eq!(got[0]["action"], "terminate", "{got:?}");
+    // The running turn gives what it has; the waiting one answers with no results;
+    // the next query runs.
+    assert_eq!(got[1]["id"], "long");
+    assert!(
+        !got[1]["moveInfos"].as_array().unwrap().is_empty(),
+        "{got:?}"
+    );
+    assert_eq!(
+        (got[2]["id"].as_str(), got[2]["noResults"].as_bool()),
+        (Some("long"), Some(true))
+    );
+    assert_eq!(got[3]["id"], "next");
+}
+
+#[test]
+fn bad_input_is_answered_and_the_next_query_served() {
+    let mut engine = analysis("1");
+    for (line, expect) in [
+        ("not json", r#""line":1"#),
+        (r#"{"moves": []}"#, r#""field":"id""#),
+        (
+            r#"{"id": "q", "moves": ["e4e5", "zz"]}"#,
+            r#""field":"moves[1]""#,
+        ),
+        (
+            r#"{"id": "q", "analyzeTurns": [3]}"#,
+            r#""field":"analyzeTurns[0]""#,
+        ),
+        (r#"{"id": "q", "maxDepth": 99}"#, "from 1 to 64"),
+        (r#"{"id": "q", "game": "go"}"#, r#""field":"game""#),
+        (
+            r#"{"id": "q", "overrideSettings": {"Nonsense": 1}}"#,
+            r#""field":"overrideSettings.Nonsense""#,
+        ),
+        (
+            r#"{"id": "q", "allowMoves": ["e4e5"], "avoidMoves": ["c4c5"]}"#,
+            r#""field":"avoidMoves""#,
+        ),
+        (r#"{"id": "q", "action": "dance"}"#, r#""field":"action""#),
+    ] {
+        engine.send(line);
+        let reply = engine.line();
+        assert!(reply.contains(expect), "{line}: {reply}");
+        assert!(reply.contains("\"error\""), "{line}: {reply}");
+    }
+    engine.send(r#"{"id": "fine", "game": "mangala", "maxDepth": 3, "colour": "red"}"#);
+    let warning = json(&engine.line());
+    assert_eq!(
+        (warning["field"].as_str(), warning["id"].as_str()),
+        (Some("colour"), Some("fine"))
+    );
+    assert!(warning["warning"].is_string());
+    let response = json(&engine.line());
+    assert_eq!(response["id"], "fine");
+    assert!(!response["moveInfos"].as_array().unwrap().is_empty());
+}
