@@ -13,8 +13,63 @@ fn analysis(threads: &str) -> Process {
     Process::start_with(&["analysis", "--threads", threads])
 }
 
+/// The schema of protocol-spec/analysis.schema.json, pointed at one of its parts.
+fn validator(part: &str) -> jsonschema::Validator {
+    let path = format!(
+        "{}/protocol-spec/analysis.schema.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    schema["$ref"] = Value::String(format!("#/$defs/{part}"));
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+/// Every line of output, read as JSON and checked against the schema's `output`.
 fn json(line: &str) -> Value {
-    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    static OUTPUT: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    let value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    let output = OUTPUT.get_or_init(|| validator("output"));
+    let errors: Vec<String> = output.iter_errors(&value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{line}: {errors:?}");
+    value
+}
+
+/// Sends a query or action that the schema's `input` takes.
+fn send(engine: &mut Process, line: &str) {
+    static INPUT: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    let value: Value = serde_json::from_str(line).unwrap();
+    let input = INPUT.get_or_init(|| validator("input"));
+    let errors: Vec<String> = input.iter_errors(&value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{line}: {errors:?}");
+    engine.send(line);
+}
+
+/// The schema tells good input from bad: a sample of each.
+#[test]
+fn the_schema_takes_the_queries_of_the_spec_and_refuses_bad_ones() {
+    let input = validator("input");
+    for good in [
+        r#"{"id": "a", "game": "mangala", "moves": ["A"], "maxNodes": 20000}"#,
+        r#"{"id": "t", "action": "terminate", "terminateId": "a"}"#,
+        r#"{"id": "v", "action": "query_version"}"#,
+    ] {
+        assert!(
+            input.is_valid(&serde_json::from_str(good).unwrap()),
+            "{good}"
+        );
+    }
+    for bad in [
+        r#"{"moves": []}"#,
+        r#"{"id": "q", "maxDepth": 99}"#,
+        r#"{"id": "q", "allowMoves": ["a"], "avoidMoves": ["b"]}"#,
+        r#"{"id": "t", "action": "terminate"}"#,
+        r#"{"id": "q", "game": "go"}"#,
+    ] {
+        assert!(
+            !input.is_valid(&serde_json::from_str(bad).unwrap()),
+            "{bad}"
+        );
+    }
 }
 
 /// The next `n` lines, as JSON.
@@ -37,10 +92,14 @@ fn assert_ordered(response: &Value, lines: usize) {
 #[test]
 fn two_queries_at_once_get_a_response_per_turn() {
     let mut engine = analysis("2");
-    engine.send(
+    send(
+        &mut engine,
         r#"{"id": "game", "moves": ["e4e5", "e8e7", "c4c5"], "analyzeTurns": [0, 1, 3], "multiPV": 3, "includeWDL": true, "maxDepth": 5}"#,
     );
-    engine.send(r#"{"id": "one", "game": "mangala", "moves": ["A"], "maxNodes": 20000}"#);
+    send(
+        &mut engine,
+        r#"{"id": "one", "game": "mangala", "moves": ["A"], "maxNodes": 20000}"#,
+    );
     let got = responses(&mut engine, 4);
     let mut turns: Vec<u64> = got
         .iter()
@@ -77,7 +136,10 @@ fn two_queries_at_once_get_a_response_per_turn() {
 #[test]
 fn mentula_gives_every_players_score_and_root_moves_can_be_chosen() {
     let mut engine = analysis("1");
-    engine.send(r#"{"id": "m", "game": "mentula", "maxNodes": 3000, "multiPV": 2}"#);
+    send(
+        &mut engine,
+        r#"{"id": "m", "game": "mentula", "maxNodes": 3000, "multiPV": 2}"#,
+    );
     let response = json(&engine.line());
     let infos = response["moveInfos"].as_array().unwrap();
     assert_eq!(infos.len(), 2, "{response}");
@@ -87,7 +149,10 @@ fn mentula_gives_every_players_score_and_root_moves_can_be_chosen() {
         "{response}"
     );
     // allowMoves: only those; avoidMoves: never those.
-    engine.send(r#"{"id": "allow", "maxDepth": 3, "multiPV": 4, "allowMoves": ["e4e5", "c4c5"]}"#);
+    send(
+        &mut engine,
+        r#"{"id": "allow", "maxDepth": 3, "multiPV": 4, "allowMoves": ["e4e5", "c4c5"]}"#,
+    );
     let allowed = json(&engine.line());
     let moves: Vec<&str> = allowed["moveInfos"]
         .as_array()
@@ -101,9 +166,10 @@ fn mentula_gives_every_players_score_and_root_moves_can_be_chosen() {
         "{allowed}"
     );
     let best = moves[0].to_string();
-    engine.send(&format!(
-        r#"{{"id": "avoid", "maxDepth": 3, "multiPV": 5, "avoidMoves": ["{best}"]}}"#
-    ));
+    send(
+        &mut engine,
+        &format!(r#"{{"id": "avoid", "maxDepth": 3, "multiPV": 5, "avoidMoves": ["{best}"]}}"#),
+    );
     let avoided = json(&engine.line());
     let infos = avoided["moveInfos"].as_array().unwrap();
     assert_eq!(infos.len(), 5, "{avoided}");
@@ -112,7 +178,10 @@ fn mentula_gives_every_players_score_and_root_moves_can_be_chosen() {
         "{avoided}"
     );
     // A finished game has no results.
-    engine.send(r#"{"id": "over", "game": "mangala", "initialPosition": "0,0,0,0,0,0/0,0,0,0,0,0 S 40 32"}"#);
+    send(
+        &mut engine,
+        r#"{"id": "over", "game": "mangala", "initialPosition": "0,0,0,0,0,0/0,0,0,0,0,0 S 40 32"}"#,
+    );
     let over = json(&engine.line());
     assert_eq!(over["noResults"], true, "{over}");
 }
@@ -120,11 +189,20 @@ fn mentula_gives_every_players_score_and_root_moves_can_be_chosen() {
 #[test]
 fn a_terminate_stops_a_long_query_within_a_second() {
     let mut engine = analysis("1");
-    engine.send(r#"{"id": "long", "moves": ["e4e5"], "analyzeTurns": [0, 1], "maxTime": 60000}"#);
-    engine.send(r#"{"id": "next", "game": "mangala", "maxDepth": 4}"#);
+    send(
+        &mut engine,
+        r#"{"id": "long", "moves": ["e4e5"], "analyzeTurns": [0, 1], "maxTime": 60000}"#,
+    );
+    send(
+        &mut engine,
+        r#"{"id": "next", "game": "mangala", "maxDepth": 4}"#,
+    );
     std::thread::sleep(Duration::from_millis(300));
     let sent = Instant::now();
-    engine.send(r#"{"id": "stop", "action": "terminate", "terminateId": "long"}"#);
+    send(
+        &mut engine,
+        r#"{"id": "stop", "action": "terminate", "terminateId": "long"}"#,
+    );
     let got = responses(&mut engine, 4);
     assert!(
         sent.elapsed() < Duration::from_secs(1),
@@ -174,6 +252,7 @@ fn bad_input_is_answered_and_the_next_query_served() {
     ] {
         engine.send(line);
         let reply = engine.line();
+        json(&reply);
         assert!(reply.contains(expect), "{line}: {reply}");
         assert!(reply.contains("\"error\""), "{line}: {reply}");
     }
