@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Command::Search(args) => cli::for_game(*args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Analysis(args) => cli::analysis::run(args),
+        Command::Review(args) => cli::for_game(args),
         Command::Tree(args) => cli::for_game(args),
         Command::Endgame(args) => cli::endgame::run(args),
         Command::Match(args) => cli::r#match::run(*args),

@@ -898,12 +898,24 @@ pub fn write<G: Game>(
     header: Option<&str>,
     notation: G::Notation,
 ) -> String {
+    write_with_comments(start, moves, header, notation, &[])
+}
+
+/// [`write`], with `comments[k]` (when there is one) as a `{comment}` after move k
+/// (a `}` in it written as `)`, so that the comment ends where it should).
+pub fn write_with_comments<G: Game>(
+    start: &G,
+    moves: &[G::Move],
+    header: Option<&str>,
+    notation: G::Notation,
+    comments: &[Option<String>],
+) -> String {
     let mut words: Vec<String> = Vec::new();
     let mut position = start.clone();
     let mut round = position.round_number();
     let mut seat = position.to_move();
     let mut first = true;
-    for &mv in moves {
+    for (k, &mv) in moves.iter().enumerate() {
         while position.to_move() != seat {
             if seat == 0 {
                 words.push(format!("{round}."));
@@ -922,6 +934,9 @@ pub fn write<G: Game>(
         }
         first = false;
         words.push(position.format_move(mv, notation));
+        if let Some(Some(comment)) = comments.get(k) {
+            words.push(format!("{{{}}}", comment.replace('}', ")")));
+        }
         position.play(mv);
         seat = (seat + 1) % G::PLAYERS.len();
         if seat == 0 {

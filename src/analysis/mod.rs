@@ -6,13 +6,15 @@
 //! - `query`: reading and checking a line; nothing of a refused query runs;
 //! - `turns`: the queue of turns waiting (highest priority first, then first come)
 //!   and what terminates them;
-//! - `worker`: one search at a time on an engine of its own, and the responses.
+//! - `worker`: one search at a time on an engine of its own, and the responses;
+//! - `review`: how `ludus review` judges a move from the analysis around it.
 //!
 //! The input is read on its own thread; `threads` workers take turns from the queue,
 //! so that a whole game is spread over them. The end of the input lets every turn
 //! already asked for finish, as the line protocol does.
 
 mod query;
+pub mod review;
 mod turns;
 mod worker;
 

@@ -71,6 +71,8 @@ pub enum Refusal {
     TooFewSamples { file: String, count: usize },
     /// `ludus wdl --data` for a game without `ludus datagen` files.
     NoDataFiles(&'static str),
+    /// `ludus review --rule`: the analysis plays the default rules.
+    ReviewRules,
     /// `ludus wdl --matches` found no scored move of a finished two-player game.
     NoScoredMoves,
     /// `ludus wdl --matches` given the summary of another game's match.
@@ -170,6 +172,9 @@ impl fmt::Display for Refusal {
             Refusal::TooFewSamples { file, count } => write!(
                 f,
                 "{file} holds {count} positions; the fit needs 10 or more"
+            ),
+            Refusal::ReviewRules => f.write_str(
+                "review analyses with the game's default rules: --rule is not taken",
             ),
             Refusal::NoScoredMoves => f.write_str(
                 "the summaries hold no scored move of a two-player game that ended by its rules or the move limit (the `evals` that `ludus match` keeps)",

@@ -18,6 +18,7 @@ pub mod openings;
 pub mod perft;
 pub mod protocol;
 pub mod replay;
+pub mod review;
 pub mod search;
 pub mod serve;
 pub mod train;
@@ -51,6 +52,9 @@ pub enum Command {
     /// Analyses positions for scripts: one JSON query a line on standard input, one
     /// JSON response a line per analysed turn (protocol-spec/analysis.md).
     Analysis(analysis::Args),
+    /// Reviews a game record: every move's loss of its player's chance, marks
+    /// (inaccuracy, mistake, blunder) and each player's accuracy (protocol-spec/analysis.md).
+    Review(review::Args),
     /// Measures the search tree: from the start and the first openings of a file, the
     /// nodes and time to each depth, the marginal cost of a ply, the move ordering's
     /// first-move cutoffs and the table's hits (protocol-spec/command-line.md).
