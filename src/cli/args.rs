@@ -165,3 +165,14 @@ impl Setup {
         Ok(position)
     }
 }
+
+/// The text of a record file, or of standard input for `-`.
+pub fn read_record(file: &str) -> Result<String, super::CliError> {
+    use super::CliError;
+    if file == "-" {
+        return Ok(ludus::record::read_text(std::io::stdin().lock())?);
+    }
+    let opened =
+        std::fs::File::open(file).map_err(|e| CliError::unreadable(CliError::in_file(file, e)))?;
+    ludus::record::read_text(opened).map_err(|e| CliError::in_file(file, e))
+}

@@ -67,13 +67,7 @@ impl GameCommand for Args {
         }
         let file = &self.file;
         let start: G = self.setup.position(None)?;
-        let text = if file == "-" {
-            ludus::record::read_text(std::io::stdin().lock())?
-        } else {
-            let opened = std::fs::File::open(file)
-                .map_err(|e| CliError::unreadable(CliError::in_file(file, e)))?;
-            ludus::record::read_text(opened).map_err(|e| CliError::in_file(file, e))?
-        };
+        let text = super::args::read_record(file)?;
         let replay = ludus::record::replay(start.clone(), &text)?;
         let canonical = G::NOTATIONS[0].notation;
         // Every position of the game: before each move, and the last.
