@@ -198,16 +198,17 @@ impl Searchable for Position {
     /// The ladder of benches/README.md ("Strength levels"): 100 games a pair at
     /// 10+0.1, level 0 at 500, the differences made monotone.
     /// The settings space the levels equally between level 0 and full strength
-    /// on that measured curve (`scripts/ladder space`).
+    /// on that measured curve, refined above setting 17.6 by a second ladder of the
+    /// top levels (`scripts/ladder space`).
     const LEVELS: LevelScale = LevelScale {
         nodes: (20, 100_000),
         settings: [
-            0.00, 1.95, 4.56, 5.53, 7.33, 8.13, 8.76, 9.85, 10.52, 11.22, 12.56, 14.05, 15.12,
-            16.65, 17.63, 18.39, 19.03, 19.27, 19.51, 19.76, 20.00,
+            0.00, 1.84, 4.35, 5.35, 7.08, 7.87, 8.47, 9.12, 10.17, 10.71, 11.50, 12.89, 14.16,
+            15.16, 16.58, 17.52, 18.21, 18.92, 19.20, 19.61, 20.00,
         ],
         elo: [
-            500, 584, 668, 752, 835, 919, 1003, 1087, 1171, 1255, 1338, 1422, 1506, 1590, 1674,
-            1758, 1842, 1925, 2009, 2093, 2177,
+            500, 578, 655, 733, 810, 888, 965, 1043, 1120, 1198, 1276, 1353, 1431, 1508, 1586,
+            1663, 1741, 1818, 1896, 1973, 2051,
         ],
         unit: 100,
     };
