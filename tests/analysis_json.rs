@@ -245,6 +245,14 @@ fn bad_input_is_answered_and_the_next_query_served() {
             r#""field":"overrideSettings.Nonsense""#,
         ),
         (
+            r#"{"id": "q", "game": "mentula", "overrideSettings": {"Algorithm": "dice"}}"#,
+            r#""field":"overrideSettings.Algorithm""#,
+        ),
+        (
+            r#"{"id": "q", "overrideSettings": {"Hash": 999999}}"#,
+            "1 to 16384",
+        ),
+        (
             r#"{"id": "q", "allowMoves": ["e4e5"], "avoidMoves": ["c4c5"]}"#,
             r#""field":"avoidMoves""#,
         ),

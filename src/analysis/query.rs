@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::engine::{Bounds, Engine, GameError, OptionScope};
+use crate::engine::{Engine, GameError};
 
 /// The most moves a query's game may have.
 pub const MAX_MOVES: usize = 10_000;
@@ -314,7 +314,6 @@ fn read_query(id: String, fields: &Map<String, Value>) -> Result<Query, LineErro
                 let most = format!("at most {MAX_OVERRIDES} settings");
                 return Err(fail("overrideSettings", most));
             }
-            let mut probe = Engine::new(vec![game], OptionScope::CurrentGame, Bounds::default());
             let mut overrides = Vec::new();
             for (name, value) in settings {
                 let field = format!("overrideSettings.{name}");
@@ -324,8 +323,7 @@ fn read_query(id: String, fields: &Map<String, Value>) -> Result<Query, LineErro
                     Value::Number(n) => n.to_string(),
                     _ => return Err(fail(&field, "a string, number or true/false".into())),
                 };
-                probe
-                    .set_option(name, &value)
+                Engine::check_option(game, name, &value)
                     .map_err(|e| fail(&field, e.to_string()))?;
                 overrides.push((name.clone(), value));
             }

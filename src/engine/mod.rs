@@ -385,6 +385,31 @@ impl Engine {
         taken.map_err(EngineError::from)
     }
 
+    /// Whether `game`'s option `name` takes `value`, read as [`Engine::set_option`]
+    /// reads it, without making an engine or setting anything (a check made for every
+    /// JSON analysis query, on the thread that reads them). What only setting can show
+    /// (a file that does not load) is left to the setting.
+    pub fn check_option(game: &'static str, name: &str, value: &str) -> Result<(), EngineError> {
+        if let Some(common) = options::common(name) {
+            return common.parse(value, &Bounds::default()).map(|_| ());
+        }
+        let table = any_game::new_game(game, 1).expect("a game served");
+        let own = table.engine_options().iter().chain(table.rule_options());
+        let specs: Vec<&OptionSpec> = own.collect();
+        match specs.iter().find(|o| o.is_named(name)) {
+            Some(spec) => spec.parse(value).map(|_| ()).map_err(EngineError::from),
+            None => Err(EngineError::UnknownOption {
+                name: name.to_string(),
+                game: Some(game),
+                known: options::COMMON
+                    .iter()
+                    .map(|c| c.spec.name)
+                    .chain(specs.iter().map(|s| s.name))
+                    .collect(),
+            }),
+        }
+    }
+
     /// Sets an option by name (case and spaces do not matter); the error names what
     /// was wrong, and nothing changes.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
