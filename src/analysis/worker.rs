@@ -12,7 +12,7 @@ use super::turns::{Queue, Turn};
 use super::{DEFAULT_TIME_MS, Query, RootMoves, Settings};
 use crate::engine::{Bounds, Engine, EngineError, Event, OptionScope, SearchRequest, WorkKind};
 use crate::protocol::Writer;
-use crate::search::{Info, Score, Wdl};
+use crate::search::{Info, Lines, Score, Wdl};
 
 /// The engine a worker keeps, and what it was made for.
 struct Kept {
@@ -107,32 +107,6 @@ fn root_moves(engine: &mut Engine, roots: &RootMoves) -> Result<Option<Vec<Strin
                 return Err("avoidMoves leaves no legal move at this turn".into());
             }
             Ok(Some(kept))
-        }
-    }
-}
-
-/// The lines of a search as they come: the last complete iteration's, and the one
-/// coming in.
-#[derive(Default)]
-struct Lines {
-    complete: Vec<Info>,
-    coming: Vec<Info>,
-}
-
-impl Lines {
-    fn add(&mut self, info: Info) {
-        if info.multi_pv.unwrap_or(1) == 1 && !self.coming.is_empty() {
-            self.complete = std::mem::take(&mut self.coming);
-        }
-        self.coming.push(info);
-    }
-
-    /// The best lines known: the newest iteration's if it has as many as the last.
-    fn best(&self) -> &[Info] {
-        if self.coming.len() >= self.complete.len() {
-            &self.coming
-        } else {
-            &self.complete
         }
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::any_game::AnyGame;
 use crate::search::skill::{LevelScale, Skill};
-use crate::search::{Info, Limits, Score};
+use crate::search::{Info, Limits, Lines, Score};
 
 /// What running work is, for the requests that arrive while it runs (see
 /// [`crate::protocol`]'s order of answers).
@@ -67,17 +67,12 @@ impl Job<'_> {
         let table = &mut *self.table;
         // The best line's last report (with MultiPV the lines after it come later).
         let mut last: Option<Info> = None;
-        // The lines of the last iteration (and of the one before, while the last is
-        // still coming), for a weakened search's pick.
-        let mut lines: Vec<Info> = Vec::new();
-        let mut complete: Vec<Info> = Vec::new();
+        // The lines of the iterations, for a weakened search's pick.
+        let mut lines = Lines::default();
         let mut report = |report: &Info| {
             let k = report.multi_pv.unwrap_or(1);
             if shown.is_some() {
-                if k == 1 {
-                    complete = std::mem::take(&mut lines);
-                }
-                lines.push(report.clone());
+                lines.add(report.clone());
             }
             // A weakened search looks at more lines than were asked for: the client
             // sees those it asked for.
@@ -103,14 +98,7 @@ impl Job<'_> {
         if let Some(w) = &weakened
             && best.is_some()
         {
-            // The last iteration's lines if it completed them all, else the one before.
-            let wanted = limits.multi_pv.min(lines.len().max(complete.len()));
-            let from = if lines.len() >= wanted || complete.is_empty() {
-                &lines
-            } else {
-                &complete
-            };
-            if let Some(picked) = w.skill.pick(from, w.mover, &w.scale, w.key)
+            if let Some(picked) = w.skill.pick(lines.best(), w.mover, &w.scale, w.key)
                 && picked.pv.first() != best.as_ref()
             {
                 // The line played is reported last, as the best, so that the client's

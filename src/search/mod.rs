@@ -126,6 +126,33 @@ impl Info {
     }
 }
 
+/// A search's lines as they are reported (MultiPV): the last iteration's, complete,
+/// and the next one's, still coming (line 1 starts an iteration).
+#[derive(Default)]
+pub struct Lines {
+    complete: Vec<Info>,
+    coming: Vec<Info>,
+}
+
+impl Lines {
+    pub fn add(&mut self, info: Info) {
+        if info.multi_pv.unwrap_or(1) == 1 && !self.coming.is_empty() {
+            self.complete = std::mem::take(&mut self.coming);
+        }
+        self.coming.push(info);
+    }
+
+    /// The best lines known, best first: the newest iteration's once it has as many
+    /// lines as the last complete one, else the last complete one's.
+    pub fn best(&self) -> &[Info] {
+        if self.coming.len() >= self.complete.len() {
+            &self.coming
+        } else {
+            &self.complete
+        }
+    }
+}
+
 impl fmt::Display for Info {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "info depth {} seldepth {}", self.depth, self.seldepth)?;
