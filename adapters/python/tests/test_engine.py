@@ -107,12 +107,13 @@ def test_every_method_on_every_game(engine: ludus.Engine, case: GameCase) -> Non
     assert f'class="board {case.name}"' in diagram.svg
     assert diagram.svg.rstrip().endswith("</svg>")
 
-    options = {o.name: o for o in engine.options()}
+    options = engine.options
     assert options["Hash"] == ludus.EngineOption("Hash", "spin", "64", 1, 16384)
     name, value = case.rule_option
     assert name in options
     engine.set_option(name, value)
-    assert {o.name: o for o in engine.options()}[name].default == options[name].default
+    assert engine.options[name].default == options[name].default
+    assert engine.options["hash"] is not None  # by name, whatever the case
     engine.set_option("Move Overhead", 20)
 
     result = engine.analyse(ludus.Limit(depth=2))
@@ -175,7 +176,10 @@ def test_a_mate_search_and_the_checkmate(engine: ludus.Engine) -> None:
     result = engine.analyse(ludus.Limit(mate=3, movetime=5000))
     assert result.best_move == "j11d11"
     assert result.strings == ("mate in 3 moves (5 plies) found",)
-    assert result.info is not None and result.info.score == ludus.Score(mate=5)
+    assert result.info is not None and result.info.score is not None
+    assert result.info.score.relative == ludus.Score(mate=5)
+    assert result.info.score.turn == "black"
+    assert result.info.score.pov("white") == ludus.Score(mate=-5)
     for move in result.info.pv:
         engine.play(move)
     status = engine.status()
@@ -211,17 +215,33 @@ def test_refusals_carry_the_message_and_the_request(engine: ludus.Engine) -> Non
 
 def test_limits_become_the_protocol_words() -> None:
     limit = ludus.Limit(
-        depth=3, nodes=10, movetime=50, mate=2, movestogo=5,
-        time={"white": 60000, "black": 55000}, inc={"white": 1000}, infinite=True,
+        depth=3, nodes=10, time=0.05, mate=2, remaining_moves=5,
+        white_clock=60, black_clock=55.5, white_inc=1, infinite=True, ponder=True,
     )
     assert " ".join(limit.words()) == (
-        "depth 3 nodes 10 movetime 50 mate 2 movestogo 5 time white 60000 "
-        "time black 55000 inc white 1000 infinite"
+        "depth 3 nodes 10 mate 2 movetime 50 movestogo 5 time white 60000 "
+        "time black 55500 inc white 1000 infinite ponder"
     )
+    assert ludus.Limit(clocks={"red": 1.5}, incs={"red": 0.1}).words() == (
+        "time", "red", "1500", "inc", "red", "100",
+    )
+    assert ludus.Limit(movetime=50).words() == ("movetime", "50")
     assert ludus.Limit().words() == ()
+
+
+def test_python_chess_limits_read_as_there() -> None:
+    # Limit(time=2.0) is two seconds, as in python-chess; the old ludus form (clocks
+    # in `time`) is refused with what to write instead.
+    assert ludus.Limit(time=2.0).words() == ("movetime", "2000")
+    with pytest.raises(TypeError, match="white_clock"):
+        ludus.Limit(time={"white": 60000})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seconds"):
+        ludus.Limit(white_clock="60")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="negative"):
+        ludus.Limit(time=-1)
 
 
 def test_a_search_on_the_clock(engine: ludus.Engine) -> None:
     engine.game("mangala")
-    result = engine.analyse(ludus.Limit(time={"south": 300, "north": 300}, inc={"south": 10}))
+    result = engine.analyse(ludus.Limit(clocks={"south": 0.3, "north": 0.3}, incs={"south": 0.01}))
     assert result.best_move in engine.legal_moves()

@@ -37,7 +37,7 @@ def test_an_empty_reply_and_one_without_an_id() -> None:
 
 def test_a_search_collects_its_info_and_its_bestmove() -> None:
     conversation = p.Conversation()
-    _, search = conversation.start_search(p.go(ludus.Limit(depth=2)))
+    _, search = conversation.start_search(p.go(ludus.Limit(depth=2)), "white")
     for line in [
         "=1",
         "",
@@ -54,14 +54,15 @@ def test_a_search_collects_its_info_and_its_bestmove() -> None:
     assert result.info == ludus.Info(
         "info depth 1 seldepth 1 score cp 26 nodes 52 nps 52000 time 1 pv i3h5",
         depth=1, seldepth=1, scores=(ludus.Score(cp=26),), nodes=52, nps=52000,
-        time_ms=1, pv=("i3h5",),
+        time_ms=1, pv=("i3h5",), turn="white",
     )
     assert result.strings == ("no mate in 2 moves: every line to 3 plies searched",)
 
 
 def test_info_lines_of_every_kind() -> None:
     mate = p.read_info("info depth 9 seldepth 12 score mate -4 nodes 10 nps 10 time 1 pv a b")
-    assert mate.score == ludus.Score(mate=-4) and str(mate.score) == "mate -4"
+    assert mate.score is not None and mate.score.relative == ludus.Score(mate=-4)
+    assert str(mate.score) == "mate -4"
     four = p.read_info("info depth 3 seldepth 4 scores 506 mate3 -2 mate-1 nodes 300 pv x")
     assert four.score is None
     assert four.scores == (

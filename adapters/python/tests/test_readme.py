@@ -27,3 +27,15 @@ def test_the_notebook_example_shows_a_board() -> None:
     exec(notebook, namespace)
     svg = namespace["board"]._repr_svg_()
     assert svg.startswith("<svg ") and 'class="reach' in svg
+
+
+def test_the_examples_pass_mypy_strict(tmp_path: Path) -> None:
+    api = pytest.importorskip("mypy.api")
+    files = []
+    for number, example in enumerate(EXAMPLES, start=1):
+        path = tmp_path / f"example_{number}.py"
+        path.write_text(example, "utf-8")
+        files.append(str(path))
+    # The notebook example ends on a bare expression, as a notebook cell does.
+    out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir=/dev/null", *files])
+    assert status == 0, out + err

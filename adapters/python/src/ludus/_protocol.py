@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Generic, List, Optional, Sequence, Tuple, TypeVar
 
 from ._types import (
+    Description,
     EngineError,
     EngineOption,
     Info,
@@ -24,6 +25,7 @@ from ._types import (
     Score,
     SearchResult,
     Status,
+    Wdl,
 )
 
 T = TypeVar("T")
@@ -160,16 +162,19 @@ def _score(word: str) -> Score:
     return Score(cp=int(word))
 
 
-_INFO_NUMBERS = ("depth", "seldepth", "nodes", "nps", "time")
-_INFO_KEYS = frozenset(_INFO_NUMBERS + ("score", "scores", "pv", "string"))
+_INFO_NUMBERS = ("depth", "seldepth", "nodes", "nps", "time", "multipv", "hashfull", "currmovenumber")
+_INFO_KEYS = frozenset(_INFO_NUMBERS + ("score", "scores", "wdl", "currmove", "pv", "string"))
 
 
-def read_info(line: str) -> Info:
-    """An `info` line: `info depth 5 seldepth 7 score cp 26 nodes ... pv i3h5 c9d7`."""
+def read_info(line: str, turn: Optional[str] = None) -> Info:
+    """An `info` line: `info depth 5 seldepth 7 score cp 26 nodes ... pv i3h5 c9d7`;
+    `turn`: the player to move when the search began (the scores' viewpoint)."""
     words = line.split()
     numbers: Dict[str, int] = {}
     scores: List[Score] = []
+    chances: List[int] = []
     pv: Tuple[str, ...] = ()
+    currmove: Optional[str] = None
     at = 1
     try:
         while at < len(words):
@@ -183,11 +188,17 @@ def read_info(line: str) -> Info:
                 kind, value = words[at + 1], int(words[at + 2])
                 scores = [Score(mate=value) if kind == "mate" else Score(cp=value)]
                 at += 3
-            elif key == "scores":
+            elif key in ("scores", "wdl"):
                 at += 1
                 while at < len(words) and words[at] not in _INFO_KEYS:
-                    scores.append(_score(words[at]))
+                    if key == "scores":
+                        scores.append(_score(words[at]))
+                    else:
+                        chances.append(int(words[at]))
                     at += 1
+            elif key == "currmove":
+                currmove = words[at + 1]
+                at += 2
             elif key in _INFO_NUMBERS:
                 numbers[key] = int(words[at + 1])
                 at += 2
@@ -196,6 +207,9 @@ def read_info(line: str) -> Info:
                 at += 2
     except (IndexError, ValueError):
         raise ProtocolError(f"unreadable info line: {line!r}") from None
+    wdl = None
+    if len(chances) == 3 and len(scores) == 1:
+        wdl = Wdl(chances[0], chances[1], chances[2], turn)
     return Info(
         line,
         depth=numbers.get("depth"),
@@ -205,7 +219,47 @@ def read_info(line: str) -> Info:
         nps=numbers.get("nps"),
         time_ms=numbers.get("time"),
         pv=pv,
+        multipv=numbers.get("multipv"),
+        hashfull=numbers.get("hashfull"),
+        currmove=currmove,
+        currmovenumber=numbers.get("currmovenumber"),
+        wdl=wdl,
+        wdl_players=tuple(chances) if len(scores) > 1 else (),
+        turn=turn,
     )
+
+
+def _pairs(facts: Dict[str, List[str]], key: str) -> Tuple[Tuple[str, str], ...]:
+    return tuple((a, b) for a, _, b in (v.partition(" ") for v in facts.get(key, [])))
+
+
+def read_description(text: str) -> Description:
+    facts: Dict[str, List[str]] = {}
+    for line in text.splitlines():
+        key, _, rest = line.partition(" ")
+        facts.setdefault(key, []).append(rest)
+    try:
+        files, ranks = facts["board"][0].split()
+        return Description(
+            name=facts["name"][0],
+            title=facts["title"][0],
+            board=(int(files), int(ranks)),
+            players=_pairs(facts, "player"),
+            notations=_pairs(facts, "notation"),
+            reading=facts["reading"][0],
+            layers=dict(_pairs(facts, "layer")),
+            levels={int(a): int(b) for a, b in _pairs(facts, "level")},
+        )
+    except (KeyError, IndexError, ValueError):
+        raise ProtocolError(f"unreadable describe reply: {text!r}") from None
+
+
+def read_places(text: str) -> Dict[str, Tuple[str, ...]]:
+    places: Dict[str, Tuple[str, ...]] = {}
+    for line in text.splitlines():
+        move, *where = line.split()
+        places[move] = tuple(where)
+    return places
 
 
 # The requests, one function a command: the front ends' methods call these.
@@ -275,6 +329,18 @@ def diagram(form: str, layers: Sequence[str]) -> Command[str]:
     return Command(request_words("diagram", form, *layers), _text)
 
 
+def describe(game_name: Optional[str]) -> Command[Description]:
+    return Command(request_words("describe", game_name or ""), read_description)
+
+
+def legal_places() -> Command[Dict[str, Tuple[str, ...]]]:
+    return Command(("legal_places",), read_places)
+
+
+def ponderhit() -> Command[None]:
+    return Command(("ponderhit",), _nothing)
+
+
 def to_move() -> Command[Optional[str]]:
     return Command(("to_move",), _player)
 
@@ -295,9 +361,33 @@ def record(notation: Optional[str]) -> Command[str]:
     return Command(request_words("record", notation or ""), _text)
 
 
+def one_line_record(text: str) -> str:
+    """A record on one line, as `load_record` takes it. A `;` comment runs to the end
+    of its line (records.md), so joining the lines would make it swallow every move
+    after it: it becomes a `{...}` comment first. Braces and tag strings are left as
+    they are."""
+    out: List[str] = []
+    for line in text.splitlines():
+        in_brace = in_quote = False
+        for at, char in enumerate(line):
+            if in_brace:
+                in_brace = char != "}"
+            elif in_quote:
+                in_quote = char != '"'
+            elif char == "{":
+                in_brace = True
+            elif char == '"':
+                in_quote = True
+            elif char == ";":
+                comment = line[at + 1 :].replace("{", "(").replace("}", ")").strip()
+                line = line[:at] + ("{" + comment + "}" if comment else "")
+                break
+        out.append(line)
+    return " ".join(" ".join(out).split())
+
+
 def load_record(text: str) -> Command[None]:
-    # A record is sent on one line; the engine reads its moves whatever the spacing.
-    return Command(request_words("load_record", " ".join(text.split())), _nothing)
+    return Command(request_words("load_record", one_line_record(text)), _nothing)
 
 
 def list_options() -> Command[Tuple[EngineOption, ...]]:
@@ -314,12 +404,21 @@ def ping() -> Command[str]:
     return Command(("ping",), _text)
 
 
-def go(limit: Optional[Limit]) -> Command[None]:
-    return Command(("go", *(limit or Limit()).words()), _nothing)
+def _search_words(limit: Optional[Limit], root_moves: Optional[Sequence[str]]) -> Tuple[str, ...]:
+    if isinstance(root_moves, str):
+        raise TypeError("root_moves is a sequence of moves, not one string")
+    tail = ("searchmoves", *root_moves) if root_moves else ()
+    if root_moves is not None and not root_moves:
+        raise ValueError("root_moves is empty: no move to search")
+    return request_words(*(limit or Limit()).words(), *tail)
 
 
-def genmove(limit: Optional[Limit]) -> Command[str]:
-    return Command(("genmove", *(limit or Limit()).words()), _text)
+def go(limit: Optional[Limit], root_moves: Optional[Sequence[str]] = None) -> Command[None]:
+    return Command(("go", *_search_words(limit, root_moves)), _nothing)
+
+
+def genmove(limit: Optional[Limit], root_moves: Optional[Sequence[str]] = None) -> Command[str]:
+    return Command(("genmove", *_search_words(limit, root_moves)), _text)
 
 
 def stop() -> Command[None]:
@@ -362,16 +461,19 @@ class Search:
     """A running search: `go` (answered by `bestmove`) or `genmove` (answered by its
     reply, the move played). Its `info` lines are collected as they come."""
 
-    def __init__(self, request: Pending[Any]) -> None:
+    def __init__(self, request: Pending[Any], turn: Optional[str]) -> None:
         self.request = request
+        # The player to move as the search began: its scores' viewpoint.
+        self.turn = turn
         self.infos: List[Info] = []
         self.best_move: Optional[str] = None
+        self.ponder: Optional[str] = None
         self.bestmove_seen = False
         self.finished = False
         self.stopping: Optional[Pending[None]] = None
 
     def result(self) -> SearchResult:
-        return SearchResult(self.best_move, tuple(self.infos))
+        return SearchResult(self.best_move, tuple(self.infos), self.ponder)
 
 
 class Conversation:
@@ -392,9 +494,9 @@ class Conversation:
         self._waiting[request_id] = pending  # type: ignore[assignment]
         return f"{request_id} {command.text}\n", pending
 
-    def start_search(self, command: Command[T]) -> Tuple[str, Search]:
+    def start_search(self, command: Command[T], turn: Optional[str]) -> Tuple[str, Search]:
         line, pending = self.send(command)
-        self.search = Search(pending)
+        self.search = Search(pending, turn)
         return line, self.search
 
     def stop_search(self) -> Optional[str]:
@@ -408,9 +510,12 @@ class Conversation:
 
     @property
     def waiting_for(self) -> Optional[str]:
-        """The oldest request still unanswered, for error messages."""
+        """The oldest request still unanswered (or the search still running), for
+        error messages."""
         for pending in self._waiting.values():
             return pending.command.text
+        if self.search is not None and not self.search.finished:
+            return self.search.request.command.text
         return None
 
     def feed(self, line: str) -> None:
@@ -440,13 +545,16 @@ class Conversation:
             self.readyok_count += 1
         elif line.startswith("info"):
             if self.search is not None and not self.search.finished:
-                self.search.infos.append(read_info(line))
+                self.search.infos.append(read_info(line, self.search.turn))
         elif line.startswith("bestmove"):
             search = self.search
             if search is None or search.finished:
                 raise ProtocolError(f"a bestmove without a search: {line!r}")
-            move = line.split()[1] if len(line.split()) > 1 else "none"
+            words = line.split()
+            move = words[1] if len(words) > 1 else "none"
             search.best_move = None if move == "none" else move
+            if len(words) > 3 and words[2] == "ponder":
+                search.ponder = words[3]
             search.bestmove_seen = True
             # Finished once `go` was acknowledged too (it always is, before its info).
             search.finished = search.request.done

@@ -5,17 +5,34 @@ event loop can drive several engines at once.
         await engine.game("mangala")
         print(await engine.best_move(ludus.Limit(depth=4)))
 
-Requests to one engine from several tasks are served one after the other.
+Requests to one engine from several tasks are served one after the other: a
+search started by one task (`analyse`, `analysis`) holds the engine until it
+ends; cancelling a task's request stops its work in the engine.
 """
 
 from __future__ import annotations
 
 import asyncio
 from types import TracebackType
-from typing import AsyncIterator, Dict, Optional, Sequence, Tuple, Type, TypeVar
+from typing import (
+    Any,
+    AsyncIterator,
+    Dict,
+    List,
+    Literal,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    TypeVar,
+    Union,
+    overload,
+)
 
 from . import _protocol as p
 from ._launch import (
+    DIE_WITH_PARENT,
     LINE_LIMIT,
     NEW_GROUP,
     QUIT_TIMEOUT,
@@ -25,11 +42,13 @@ from ._launch import (
     kill_group,
 )
 from ._types import (
+    Description,
     Diagram,
     EngineOption,
     EngineTerminated,
     Info,
     Limit,
+    OptionMap,
     ProtocolError,
     SearchResult,
     Status,
@@ -66,8 +85,12 @@ class Engine:
         self._conversation = p.Conversation()
         self._stderr = StderrTail()
         self._stderr_reader = asyncio.ensure_future(_read_stderr(process.stderr, self._stderr))
-        # One request at a time: a reply is read by the task that waits for it.
+        # One reader at a time: a reply is read by the task that waits for it.
         self._lock = asyncio.Lock()
+        # The task whose search runs: other tasks' requests wait for its end.
+        self._search_owner: "Optional[asyncio.Task[Any]]" = None
+        # MultiPV as the client last set it: `analyse(multipv=k)` sets it back.
+        self._multipv: object = 1
 
     @classmethod
     async def popen(
@@ -86,6 +109,7 @@ class Engine:
             stderr=asyncio.subprocess.PIPE,
             limit=LINE_LIMIT,
             start_new_session=NEW_GROUP,
+            preexec_fn=DIE_WITH_PARENT,
         )
         engine = cls(process, quit_timeout)
         try:
@@ -168,14 +192,43 @@ class Engine:
             status = self._process.returncode
         return EngineTerminated(status, self._stderr.lines(), waiting)
 
+    def _stop_abandoned(self) -> None:
+        """A request's task was cancelled while the engine worked on it: `stop` (with
+        an id, so that its reply is told apart) ends a count or a search; their
+        answers are read, and dropped, by whoever reads next."""
+        line, _ = self._conversation.send(p.stop())
+        try:
+            self._stdin.write(line.encode())
+        except (OSError, RuntimeError):
+            pass
+
+    async def _my_turn(self) -> None:
+        """Called holding the lock: waits until no other task's search runs (one
+        engine, one order: requests from several tasks are served one after the
+        other). The task's own search is stopped instead, as the blocking engine
+        does; so is a search whose task has gone."""
+        while True:
+            search = self._conversation.search
+            if search is None or search.finished:
+                return
+            owner = self._search_owner
+            if owner is asyncio.current_task() or owner is None or owner.done():
+                await self._end_search()
+                return
+            await self._take_line()
+
     async def _request(self, command: "p.Command[T]", beside_search: bool = False) -> T:
         async with self._lock:
             if not beside_search:
-                await self._end_search()
+                await self._my_turn()
             line, pending = self._conversation.send(command)
             await self._write(line)
-            while not pending.done:
-                await self._take_line()
+            try:
+                while not pending.done:
+                    await self._take_line()
+            except asyncio.CancelledError:
+                self._stop_abandoned()
+                raise
             return pending.result()
 
     async def _end_search(self) -> None:
@@ -191,8 +244,13 @@ class Engine:
 
     async def _search(self, command: "p.Command[T]") -> "p.Search":
         async with self._lock:
-            await self._end_search()
-            line, search = self._conversation.start_search(command)
+            await self._my_turn()
+            line, pending = self._conversation.send(p.to_move())
+            await self._write(line)
+            while not pending.done:
+                await self._take_line()
+            line, search = self._conversation.start_search(command, pending.result())
+            self._search_owner = asyncio.current_task()
             await self._write(line)
             while not search.request.done:
                 await self._take_line()
@@ -212,6 +270,9 @@ class Engine:
 
     async def games(self) -> Tuple[str, ...]:
         return await self._request(p.games())
+
+    async def describe(self, game: Optional[str] = None) -> Description:
+        return await self._request(p.describe(game))
 
     async def list_commands(self) -> Tuple[str, ...]:
         return await self._request(p.list_commands())
@@ -237,6 +298,9 @@ class Engine:
     async def legal_moves(self, notation: Optional[str] = None) -> Tuple[str, ...]:
         return await self._request(p.legal_moves(notation))
 
+    async def legal_places(self) -> Dict[str, Tuple[str, ...]]:
+        return await self._request(p.legal_places())
+
     async def fen(self, form: Optional[str] = None) -> str:
         return await self._request(p.fen(form))
 
@@ -254,6 +318,7 @@ class Engine:
         return await self._request(p.status())
 
     async def perft(self, depth: int) -> int:
+        """As `ludus.Engine.perft`; cancelling the awaiting task stops the count."""
         return await self._request(p.perft(depth))
 
     async def divide(self, depth: int) -> Dict[str, int]:
@@ -265,18 +330,43 @@ class Engine:
     async def load_record(self, record: str) -> None:
         await self._request(p.load_record(record))
 
-    async def options(self) -> Tuple[EngineOption, ...]:
+    async def options(self) -> OptionMap:
+        """The options by name (a coroutine here; a property of `ludus.Engine`)."""
+        return OptionMap(await self.list_options())
+
+    async def list_options(self) -> Tuple[EngineOption, ...]:
         return await self._request(p.list_options())
 
     async def set_option(self, name: str, value: object) -> None:
         await self._request(p.set_option(name, value))
+        self._note_option(name, value)
+
+    def _note_option(self, name: str, value: object) -> None:
+        if "".join(name.split()).lower() == "multipv":
+            self._multipv = value
+
+    async def configure(self, options: Mapping[str, object]) -> None:
+        for name, value in options.items():
+            await self.set_option(name, value)
 
     async def ping(self) -> str:
         return await self._request(p.ping(), beside_search=True)
 
+    async def stop(self) -> None:
+        """Stops the engine's work: this task's analysis, or a count or search that
+        a cancelled task left running."""
+        async with self._lock:
+            search = self._conversation.search
+            if search is not None and not search.finished:
+                await self._end_search()
+        await self._request(p.stop(), beside_search=True)
+
+    async def ponderhit(self) -> None:
+        await self._request(p.ponderhit(), beside_search=True)
+
     async def is_ready(self) -> None:
         async with self._lock:
-            await self._end_search()
+            await self._my_turn()
             seen = self._conversation.readyok_count
             await self._write("isready\n")
             while self._conversation.readyok_count == seen:
@@ -284,23 +374,85 @@ class Engine:
 
     # Searches.
 
-    async def analyse(self, limit: Optional[Limit] = None) -> SearchResult:
-        return await (await self.analysis(limit)).wait()
+    @overload
+    async def analyse(
+        self,
+        limit: Optional[Limit] = None,
+        *,
+        multipv: None = None,
+        root_moves: Optional[Sequence[str]] = None,
+    ) -> SearchResult: ...
 
-    async def best_move(self, limit: Optional[Limit] = None) -> Optional[str]:
-        return (await self.analyse(limit)).best_move
+    @overload
+    async def analyse(
+        self,
+        limit: Optional[Limit] = None,
+        *,
+        multipv: int,
+        root_moves: Optional[Sequence[str]] = None,
+    ) -> List[Info]: ...
 
-    async def genmove(self, limit: Optional[Limit] = None) -> SearchResult:
-        search = await self._search(p.genmove(limit))
-        async with self._lock:
-            while not search.finished:
-                await self._take_line()
-        return search.result()
+    async def analyse(
+        self,
+        limit: Optional[Limit] = None,
+        *,
+        multipv: Optional[int] = None,
+        root_moves: Optional[Sequence[str]] = None,
+    ) -> Union[SearchResult, List[Info]]:
+        if multipv is None:
+            return await (await self.analysis(limit, root_moves=root_moves)).wait()
+        # The setting, the search and the setting back as one turn of this task.
+        await self._request(p.set_option("MultiPV", multipv))
+        try:
+            analysis = await self.analysis(limit, root_moves=root_moves)
+            result = await analysis.wait()
+        finally:
+            await self._request(p.set_option("MultiPV", self._multipv))
+        return list(result.multipv)
 
-    async def analysis(self, limit: Optional[Limit] = None) -> "Analysis":
+    @overload
+    async def best_move(
+        self,
+        limit: Optional[Limit] = None,
+        *,
+        ponder: Literal[False] = False,
+        root_moves: Optional[Sequence[str]] = None,
+    ) -> Optional[str]: ...
+
+    @overload
+    async def best_move(
+        self,
+        limit: Optional[Limit] = None,
+        *,
+        ponder: Literal[True],
+        root_moves: Optional[Sequence[str]] = None,
+    ) -> SearchResult: ...
+
+    async def best_move(
+        self,
+        limit: Optional[Limit] = None,
+        *,
+        ponder: bool = False,
+        root_moves: Optional[Sequence[str]] = None,
+    ) -> Union[Optional[str], SearchResult]:
+        if ponder:
+            await self._request(p.set_option("Ponder", True))
+        result = await self.analyse(limit, root_moves=root_moves)
+        return result if ponder else result.best_move
+
+    async def genmove(
+        self, limit: Optional[Limit] = None, *, root_moves: Optional[Sequence[str]] = None
+    ) -> SearchResult:
+        search = await self._search(p.genmove(limit, root_moves))
+        return await Analysis(self, search).wait()
+
+    async def analysis(
+        self, limit: Optional[Limit] = None, *, root_moves: Optional[Sequence[str]] = None
+    ) -> "Analysis":
         """Starts a search (`go`): `async for info in analysis` yields each `info`,
-        `await analysis.stop()` ends it early."""
-        return Analysis(self, await self._search(p.go(limit)))
+        `await analysis.stop()` ends it early. Other tasks' requests wait until it
+        ends (an infinite one holds the engine until stopped)."""
+        return Analysis(self, await self._search(p.go(limit, root_moves)))
 
 
 class Analysis:
@@ -315,7 +467,11 @@ class Analysis:
     async def _step(self) -> None:
         async with self._engine._lock:
             if not self._search.finished:
-                await self._engine._take_line()
+                try:
+                    await self._engine._take_line()
+                except asyncio.CancelledError:
+                    self._engine._stop_abandoned()
+                    raise
 
     def __aiter__(self) -> AsyncIterator[Info]:
         return self._infos()
@@ -332,7 +488,8 @@ class Analysis:
 
     async def stop(self) -> SearchResult:
         async with self._engine._lock:
-            await self._engine._end_search()
+            if self._engine._conversation.search is self._search:
+                await self._engine._end_search()
         self._yielded = len(self._search.infos)
         return self._search.result()
 
@@ -341,6 +498,9 @@ class Analysis:
             await self._step()
         return self._search.result()
 
+    async def ponderhit(self) -> None:
+        await self._engine.ponderhit()
+
     @property
     def finished(self) -> bool:
         return self._search.finished
@@ -348,6 +508,14 @@ class Analysis:
     @property
     def result(self) -> SearchResult:
         return self._search.result()
+
+    @property
+    def info(self) -> Optional[Info]:
+        return self._search.result().info
+
+    @property
+    def multipv(self) -> Tuple[Info, ...]:
+        return self._search.result().multipv
 
     async def __aenter__(self) -> "Analysis":
         return self
