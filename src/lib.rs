@@ -21,13 +21,15 @@
 //! - [`protocol`]: the native protocol and the UCI, UGI and CECP dialects;
 //! - [`analysis`]: `ludus analysis`, JSON queries and responses for scripts;
 //! - [`tournament`]: `ludus match`; [`bench`]: the fixed-depth benchmark;
-//! - [`web`]: `ludus serve`, the board in the browser, a client of the protocol.
+//! - [`web`]: `ludus serve`, the board in the browser, a client of the protocol;
+//! - [`cli`]: the `ludus` command line, one room per command.
 //!
 //! The rules of each game live in `games/<game>/`; everything else talks to them
 //! through the [`game::Game`] trait and takes the games from [`games`].
 
 pub mod analysis;
 pub mod bench;
+pub mod cli;
 pub mod engine;
 pub mod files;
 pub mod game;

@@ -55,14 +55,24 @@ impl<const SIZE: usize> Square<SIZE> {
     }
 }
 
+impl<const SIZE: usize> Square<SIZE> {
+    /// Writes the square's name (`e4`, `k11`) at the end of `out`, as `Display` does,
+    /// without the formatting machinery (move lists write thousands).
+    pub fn push_name(&self, out: &mut String) {
+        out.push((b'a' + self.file() as u8) as char);
+        let rank = self.rank() + 1;
+        if rank >= 10 {
+            out.push((b'0' + (rank / 10) as u8) as char);
+        }
+        out.push((b'0' + (rank % 10) as u8) as char);
+    }
+}
+
 impl<const SIZE: usize> fmt::Display for Square<SIZE> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file() as u8) as char,
-            self.rank() + 1
-        )
+        let mut name = String::with_capacity(3);
+        self.push_name(&mut name);
+        f.write_str(&name)
     }
 }
 

@@ -1,7 +1,7 @@
 //! `ludus analysis`: JSON queries on standard input, JSON responses on standard output
 //! (protocol-spec/analysis.md).
 
-use ludus::analysis::{self, TurnLimits};
+use crate::analysis::{self, TurnLimits};
 
 use super::CliError;
 
@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     movetime: Option<u64>,
     /// Each search's hash table, MiB (as the protocol's Hash).
-    #[arg(long, default_value_t = 64, value_parser = ludus::engine::parse_hash)]
+    #[arg(long, default_value_t = 64, value_parser = crate::engine::parse_hash)]
     hash: usize,
 }
 

@@ -2,10 +2,10 @@
 //! into its own, and the one reader of `NAME=VALUE` settings (rule options, engine
 //! options), so that every command takes and refuses them in the same words.
 
+use crate::game::Game;
+use crate::games;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
-use ludus::game::Game;
-use ludus::games;
 
 use super::CliError;
 
@@ -170,9 +170,9 @@ impl Setup {
 pub fn read_record(file: &str) -> Result<String, super::CliError> {
     use super::CliError;
     if file == "-" {
-        return Ok(ludus::record::read_text(std::io::stdin().lock())?);
+        return Ok(crate::record::read_text(std::io::stdin().lock())?);
     }
     let opened =
         std::fs::File::open(file).map_err(|e| CliError::unreadable(CliError::in_file(file, e)))?;
-    ludus::record::read_text(opened).map_err(|e| CliError::in_file(file, e))
+    crate::record::read_text(opened).map_err(|e| CliError::in_file(file, e))
 }

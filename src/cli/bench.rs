@@ -11,5 +11,5 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    Ok(ludus::bench::run(args.depth, &mut std::io::stdout())?)
+    Ok(crate::bench::run(args.depth, &mut std::io::stdout())?)
 }

@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let settings = ludus::learning::datagen::Settings {
+    let settings = crate::learning::datagen::Settings {
         games: args.games,
         nodes: Some(args.play.nodes),
         depth: args.depth,
@@ -34,7 +34,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         options: args.play.named_options(),
     };
     let started = Instant::now();
-    let positions = ludus::games::datagen(&settings, &args.output, &mut std::io::stderr())?;
+    let positions = crate::games::datagen(&settings, &args.output, &mut std::io::stderr())?;
     eprintln!(
         "{positions} positions in {} ({:.1} s)",
         args.output.display(),

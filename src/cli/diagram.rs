@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use ludus::games::Play;
+use crate::games::Play;
 
 use super::args::Line;
 use super::{CliError, GameCommand};
@@ -28,7 +28,7 @@ impl GameCommand for Args {
         if let Some(mv) = last {
             position.play(mv);
         }
-        let drawn = ludus::game::diagram_layers::<G>(&self.layers)?;
+        let drawn = crate::game::diagram_layers::<G>(&self.layers)?;
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", position.diagram_svg_with(last, &drawn))?;
         Ok(())

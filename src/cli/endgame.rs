@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use ludus::games;
+use crate::games;
 
 use super::CliError;
 use super::error::Refusal;

@@ -4,19 +4,18 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-use ludus::game::{MoveError, OptionError, PositionError, UnknownChoice};
-use ludus::games::mangala::endgame::{TableFileError, VerifyError};
-use ludus::learning::train::TrainError;
-use ludus::record::{ReadError, RecordError};
-use ludus::tournament::{ClockError, MatchError, MergeError, OpeningError, SpecError, SprtError};
+use crate::game::{MoveError, OptionError, PositionError, UnknownChoice};
+use crate::games::mangala::endgame::{TableFileError, VerifyError};
+use crate::learning::train::TrainError;
+use crate::record::{ReadError, RecordError};
+use crate::tournament::{ClockError, MatchError, MergeError, OpeningError, SpecError, SprtError};
 
 /// Why a command failed.
 #[derive(Debug)]
 pub enum CliError {
     /// A game name clap let through but the registry does not know (cannot happen
-    /// while both read [`ludus::games::NAMES`]).
+    /// while both read [`crate::games::NAMES`]).
     UnknownGame(String),
     /// `--fen` is not a position of the game.
     Position {
@@ -82,12 +81,9 @@ pub enum Refusal {
 impl CliError {
     /// The exit code the process ends with: 141 when the output was closed (as a
     /// shell reports a command ended by SIGPIPE: 128 + 13), else 1.
-    pub fn exit_code(&self) -> ExitCode {
-        if self.is_quiet() {
-            ExitCode::from(141)
-        } else {
-            ExitCode::FAILURE
-        }
+    pub fn exit_code(&self) -> u8 {
+        // 141: as a shell reports a process ended by SIGPIPE.
+        if self.is_quiet() { 141 } else { 1 }
     }
 
     /// Whether the failure is worth a message: not when the output was closed, the
@@ -212,18 +208,18 @@ macro_rules! from_errors {
 }
 
 from_errors!(
-    ludus::engine::EngineError,
-    ludus::engine::GameError,
+    crate::engine::EngineError,
+    crate::engine::GameError,
     OptionError,
     MoveError,
     UnknownChoice,
-    ludus::files::FileError,
+    crate::files::FileError,
     std::io::Error,
     serde_json::Error,
     ReadError,
     RecordError,
-    ludus::bench::BenchError,
-    ludus::web::ServeError,
+    crate::bench::BenchError,
+    crate::web::ServeError,
     MatchError,
     MergeError,
     SpecError,
@@ -232,7 +228,7 @@ from_errors!(
     OpeningError,
     TableFileError,
     VerifyError,
-    ludus::learning::datagen::DatagenError,
+    crate::learning::datagen::DatagenError,
     TrainError,
-    ludus::learning::tuning::SampleError,
+    crate::learning::tuning::SampleError,
 );

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use ludus::games::{self, Play};
-use ludus::tournament::{self, EngineSpec, MatchError, Settings, Sprt, TimeControl};
+use crate::games::{self, Play};
+use crate::tournament::{self, EngineSpec, MatchError, Settings, Sprt, TimeControl};
 
 use super::args::{GameChoice, OneLimit, Setting, setting};
 use super::error::Refusal;
@@ -126,7 +126,7 @@ impl GameCommand for Args {
         };
         let openings = match &self.openings {
             Some(path) => {
-                let text = ludus::files::read_text(path.as_ref(), tournament::OPENINGS_LIMIT)
+                let text = crate::files::read_text(path.as_ref(), tournament::OPENINGS_LIMIT)
                     .map_err(|error| MatchError::File {
                         option: "--openings",
                         error,
@@ -169,13 +169,13 @@ fn merge(
     // The files written are checked before anything is read or printed.
     for (option, path) in [("--summary", &summary), ("--records", &records)] {
         if let Some(path) = path {
-            ludus::files::check_writable(path).map_err(|e| refused(option, e))?;
+            crate::files::check_writable(path).map_err(|e| refused(option, e))?;
         }
     }
     let texts = paths
         .iter()
         .map(|path| {
-            ludus::files::read_text(path, tournament::STATE_LIMIT)
+            crate::files::read_text(path, tournament::STATE_LIMIT)
                 .map(|text| (path.clone(), text))
                 .map_err(|e| refused("a summary", e))
         })

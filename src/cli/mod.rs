@@ -1,8 +1,9 @@
 //! The rooms of the `ludus` command line: one file per command, each with its
 //! arguments (a clap `Args` struct) and its `run`; [`args`] holds the argument groups
 //! that several commands share and the one `NAME=VALUE` reader; [`error`] the one
-//! error every command returns, which knows its exit code. `main.rs` only parses and
-//! dispatches.
+//! error every command returns, which knows its exit code. [`main`] parses and
+//! dispatches, for the `ludus` binary and for the Python package, which runs the same
+//! command line in-process.
 
 use clap::{Parser, Subcommand};
 
@@ -27,6 +28,69 @@ pub mod tune;
 pub mod wdl;
 
 pub use error::CliError;
+
+/// Runs the command line `args` (the program's name first) to its end: the exit
+/// status. Logs go to stderr (`RUST_LOG`, default `info`).
+pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
+    // A second call in one process (the Python package's tests) keeps the first logger.
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
+        .target(env_logger::Target::Stderr)
+        .try_init();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with status 0, mistakes to stderr with 2.
+            let _ = e.print();
+            return e.exit_code() as u8;
+        }
+    };
+    let Some(command) = cli.command else {
+        protocol::run();
+        return 0;
+    };
+    if !matches!(command, Command::Match(_)) {
+        quiet_when_output_closes();
+    }
+    let result = match command {
+        Command::Perft(args) => for_game(args),
+        Command::Search(args) => for_game(*args),
+        Command::Bench(args) => bench::run(args),
+        Command::Analysis(args) => analysis::run(args),
+        Command::Review(args) => for_game(args),
+        Command::Tree(args) => for_game(args),
+        Command::Endgame(args) => endgame::run(args),
+        Command::Match(args) => r#match::run(*args),
+        Command::Diagram(args) => for_game(args),
+        Command::Datagen(args) => datagen::run(args),
+        Command::Train(args) => train::run(args),
+        Command::Openings(args) => for_game(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Tune { action } => for_game(action),
+        Command::Replay(args) => for_game(args),
+        Command::Wdl(args) => for_game(args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(error) => {
+            if !error.is_quiet() {
+                eprintln!("ludus: {error}");
+            }
+            error.exit_code()
+        }
+    }
+}
+
+/// A subcommand whose output is closed (`ludus perft ... | head -1`) ends quietly, as
+/// Unix tools do, by the default action of SIGPIPE, which Rust's runtime ignores (it
+/// would then panic at the next write). Not for `ludus match`, which writes to its
+/// engines: a broken engine must not end the referee.
+fn quiet_when_output_closes() {
+    // SAFETY: restoring a signal's default action has no preconditions; it is done
+    // before any other thread runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
 
 #[derive(Parser)]
 #[command(
@@ -99,18 +163,18 @@ pub enum Command {
 pub trait GameCommand {
     /// The game's name, as the arguments give it.
     fn game(&self) -> &str;
-    fn run<G: ludus::games::Play>(self) -> Result<(), CliError>;
+    fn run<G: crate::games::Play>(self) -> Result<(), CliError>;
 }
 
 /// Runs `command` with the position type of the game it names.
 pub fn for_game(command: impl GameCommand) -> Result<(), CliError> {
     let game = command.game().to_string();
     struct Visit<C>(C);
-    impl<C: GameCommand> ludus::games::Visitor for Visit<C> {
+    impl<C: GameCommand> crate::games::Visitor for Visit<C> {
         type Output = Result<(), CliError>;
-        fn visit<G: ludus::games::Play>(self) -> Self::Output {
+        fn visit<G: crate::games::Play>(self) -> Self::Output {
             self.0.run::<G>()
         }
     }
-    ludus::games::visit(&game, Visit(command)).unwrap_or(Err(CliError::UnknownGame(game)))
+    crate::games::visit(&game, Visit(command)).unwrap_or(Err(CliError::UnknownGame(game)))
 }

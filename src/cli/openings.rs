@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use ludus::games::Play;
+use crate::games::Play;
 
 use super::args::GameChoice;
 use super::error::Refusal;
@@ -32,14 +32,14 @@ impl GameCommand for Args {
         let Args {
             plies, count, seed, ..
         } = self;
-        let openings = ludus::tournament::random_openings::<G>(plies, count, seed);
+        let openings = crate::tournament::random_openings::<G>(plies, count, seed);
         // Fewer than asked would pass for a whole file: nothing is printed.
         if openings.len() < count {
             return Err(Refusal::TooFewOpenings {
                 count,
                 plies,
                 found: openings.len(),
-                tries: count.saturating_mul(ludus::tournament::OPENING_TRIES),
+                tries: count.saturating_mul(crate::tournament::OPENING_TRIES),
                 game: G::NAME,
             }
             .into());

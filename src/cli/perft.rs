@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use ludus::games::Play;
+use crate::games::Play;
 
 use super::args::Line;
 use super::error::Refusal;
@@ -36,13 +36,13 @@ impl GameCommand for Args {
         let mut out = std::io::stdout().lock();
         let total = if self.divide {
             let mut total = 0;
-            for (mv, count) in ludus::perft::divide(&mut position, depth) {
+            for (mv, count) in crate::perft::divide(&mut position, depth) {
                 writeln!(out, "{}: {count}", position.format_move(mv, canonical))?;
                 total += count;
             }
             total
         } else {
-            ludus::perft::perft(&mut position, depth)
+            crate::perft::perft(&mut position, depth)
         };
         writeln!(out, "Nodes searched: {total}")?;
         let seconds = started.elapsed().as_secs_f64();

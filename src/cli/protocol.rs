@@ -1,6 +1,6 @@
 //! `ludus` without a command: the line protocol on standard input and output, in
-//! whichever dialect the first request speaks (see [`ludus::protocol`]).
+//! whichever dialect the first request speaks (see [`crate::protocol`]).
 
 pub fn run() {
-    ludus::protocol::serve(std::io::stdin(), std::io::stdout());
+    crate::protocol::serve(std::io::stdin(), std::io::stdout());
 }

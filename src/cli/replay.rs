@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
-use ludus::games::Play;
-use ludus::record::ResultToken;
+use crate::games::Play;
+use crate::record::ResultToken;
 
 use super::args::Setup;
 use super::{CliError, GameCommand};
@@ -25,7 +25,7 @@ impl GameCommand for Args {
         let file = &self.file;
         let start: G = self.setup.position(None)?;
         let text = super::args::read_record(file)?;
-        let replay = ludus::record::replay(start.clone(), &text)?;
+        let replay = crate::record::replay(start.clone(), &text)?;
         let canonical = G::NOTATIONS[0].notation;
         let mut position = start;
         let mut out = std::io::stdout().lock();

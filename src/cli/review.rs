@@ -4,10 +4,10 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use ludus::analysis::review::{self, Mark};
-use ludus::analysis::{self, TurnLimits};
-use ludus::game::Game;
-use ludus::games::Play;
+use crate::analysis::review::{self, Mark};
+use crate::analysis::{self, TurnLimits};
+use crate::game::Game;
+use crate::games::Play;
 use serde_json::{Value, json};
 
 use super::args::Setup;
@@ -68,7 +68,7 @@ impl GameCommand for Args {
         let file = &self.file;
         let start: G = self.setup.position(None)?;
         let text = super::args::read_record(file)?;
-        let replay = ludus::record::replay(start.clone(), &text)?;
+        let replay = crate::record::replay(start.clone(), &text)?;
         let canonical = G::NOTATIONS[0].notation;
         // Every position of the game: before each move, and the last.
         let mut positions = vec![start.clone()];
@@ -261,7 +261,7 @@ fn annotated<G: Game>(start: &G, moves: &[G::Move], reviewed: &Value) -> String 
                 .collect()
         })
         .unwrap_or_default();
-    ludus::record::write_with_comments(
+    crate::record::write_with_comments(
         start,
         moves,
         Some(header.trim_end()),

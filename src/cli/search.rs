@@ -4,9 +4,9 @@
 use std::io::Write;
 use std::time::Duration;
 
-use ludus::engine::{Bounds, Engine, Event, OptionScope, SearchRequest, WorkKind};
-use ludus::games::Play;
-use ludus::games::mangala::ENDGAME_PATH;
+use crate::engine::{Bounds, Engine, Event, OptionScope, SearchRequest, WorkKind};
+use crate::games::Play;
+use crate::games::mangala::ENDGAME_PATH;
 
 use super::args::{EngineOptions, Line};
 use super::error::Refusal;
@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
     mate: Option<u32>,
     /// Transposition table size in MiB (1 to 16384, as the protocol's Hash).
-    #[arg(long, default_value_t = 64, value_parser = ludus::engine::parse_hash)]
+    #[arg(long, default_value_t = 64, value_parser = crate::engine::parse_hash)]
     hash: usize,
     #[command(flatten)]
     options: EngineOptions,
@@ -64,8 +64,8 @@ impl GameCommand for Args {
         for rule in &self.line.setup.rules {
             engine.game().set_rule(&rule.name, &rule.value)?;
         }
-        engine.set_option(ludus::engine::HASH.name, &self.hash.to_string())?;
-        engine.set_option(ludus::engine::MULTI_PV.name, &self.multipv.to_string())?;
+        engine.set_option(crate::engine::HASH.name, &self.hash.to_string())?;
+        engine.set_option(crate::engine::MULTI_PV.name, &self.multipv.to_string())?;
         if let Some(dir) = &self.endgame_path {
             engine.set_option(ENDGAME_PATH.name, &dir.display().to_string())?;
         }

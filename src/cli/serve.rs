@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
     think_limit: u64,
     /// The largest Hash a session may set, in MiB.
-    #[arg(long, default_value_t = 256, value_parser = ludus::engine::parse_hash)]
+    #[arg(long, default_value_t = 256, value_parser = crate::engine::parse_hash)]
     hash_limit: usize,
     /// The largest endgame table a session may have built (Mangala II's Endgame
     /// Counters; the tables are shared by all sessions).
@@ -30,7 +30,7 @@ pub struct Args {
     endgame_path: Option<std::path::PathBuf>,
     /// Connections one address may have open at once (of the server's 128), so
     /// that one address cannot take every place.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=ludus::web::MAX_CONNECTIONS as u64))]
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=crate::web::MAX_CONNECTIONS as u64))]
     peer_connections: u64,
     /// Sessions one address may have open at once [default: all of them when
     /// listening on loopback, where every tab comes from one address; else half].
@@ -43,7 +43,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let options = ludus::web::Options {
+    let options = crate::web::Options {
         listen: args.listen,
         sessions: args.sessions as usize,
         work_limit: Duration::from_secs(args.think_limit),
@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         fixed_paths: args
             .endgame_path
             .map(|dir| {
-                let name = ludus::games::mangala::ENDGAME_PATH.name;
+                let name = crate::games::mangala::ENDGAME_PATH.name;
                 vec![(name.to_string(), dir.display().to_string())]
             })
             .unwrap_or_default(),
@@ -65,7 +65,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let _ = writeln!(out, "ludus serves the board at http://{address}/");
         let _ = out.flush();
     };
-    ludus::web::run(options, ready)?;
+    crate::web::run(options, ready)?;
     Ok(())
 }
 

@@ -45,7 +45,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let settings = ludus::learning::train::Settings {
+    let settings = crate::learning::train::Settings {
         hidden: args.hidden,
         output_buckets: args.output_buckets,
         epochs: args.epochs,
@@ -57,6 +57,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         threads: args.threads.unwrap_or_else(super::args::cores),
         init: args.init,
     };
-    ludus::games::train(&args.data, &args.output, &settings, &mut std::io::stderr())?;
+    crate::games::train(&args.data, &args.output, &settings, &mut std::io::stderr())?;
     Ok(())
 }

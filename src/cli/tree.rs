@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use ludus::games::Play;
-use ludus::search::Limits;
+use crate::games::Play;
+use crate::search::Limits;
 
 use super::args::{GameChoice, OneLimit};
 use super::{CliError, GameCommand};
@@ -23,7 +23,7 @@ pub struct Args {
     /// Each position's limit (the default: 4000 milliseconds).
     #[command(flatten)]
     limit: OneLimit,
-    #[arg(long, default_value_t = 64, value_parser = ludus::engine::parse_hash)]
+    #[arg(long, default_value_t = 64, value_parser = crate::engine::parse_hash)]
     hash: usize,
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     threads: u64,
@@ -37,8 +37,8 @@ impl GameCommand for Args {
     fn run<G: Play>(self) -> Result<(), CliError> {
         let mut lines = vec!["startpos".to_string()];
         if let Some(path) = &self.openings {
-            let text = ludus::files::read_text(path, ludus::tournament::OPENINGS_LIMIT)?;
-            let file = ludus::tournament::read_openings::<G>(&text)?;
+            let text = crate::files::read_text(path, crate::tournament::OPENINGS_LIMIT)?;
+            let file = crate::tournament::read_openings::<G>(&text)?;
             lines.extend(file.into_iter().take(self.count));
         }
         let OneLimit {
@@ -47,7 +47,7 @@ impl GameCommand for Args {
             nodes,
         } = self.limit;
         let movetime = (depth.is_none() && nodes.is_none()).then(|| movetime.unwrap_or(4000));
-        let run = ludus::bench::TreeRun {
+        let run = crate::bench::TreeRun {
             openings: lines,
             limits: Limits {
                 depth,
@@ -58,6 +58,6 @@ impl GameCommand for Args {
             hash_mib: self.hash,
             threads: self.threads as usize,
         };
-        Ok(ludus::bench::tree::<G>(&run, &mut std::io::stdout())?)
+        Ok(crate::bench::tree::<G>(&run, &mut std::io::stdout())?)
     }
 }

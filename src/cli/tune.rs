@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::time::Instant;
 
-use ludus::games::Play;
-use ludus::learning::tuning;
+use crate::games::Play;
+use crate::learning::tuning;
 
 use super::args::GameChoice;
 use super::error::Refusal;
@@ -119,7 +119,7 @@ impl GameCommand for Action {
 /// The text of `file` (`-`: standard input), within [`TUNING_FILE_LIMIT`].
 fn read_positions(file: &str) -> Result<String, CliError> {
     if file != "-" {
-        return ludus::files::read_text(file.as_ref(), TUNING_FILE_LIMIT)
+        return crate::files::read_text(file.as_ref(), TUNING_FILE_LIMIT)
             .map_err(CliError::unreadable);
     }
     let stdin = std::io::Read::take(std::io::stdin(), TUNING_FILE_LIMIT + 1);
@@ -159,7 +159,7 @@ fn fit<G: Play>(
     let rounded: Vec<_> = fit
         .weights
         .iter()
-        .map(|w| w.round() as ludus::search::Value)
+        .map(|w| w.round() as crate::search::Value)
         .collect();
     log::info!(
         "{} positions fitted, K {:.3}, error {:.6} before, {:.6} after",

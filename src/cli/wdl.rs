@@ -5,11 +5,11 @@
 use std::io::Write;
 use std::time::Instant;
 
-use ludus::games::Play;
-use ludus::learning::selfplay;
-use ludus::learning::wdl;
-use ludus::search::Limits;
-use ludus::tournament::SummaryFile;
+use crate::games::Play;
+use crate::learning::selfplay;
+use crate::learning::wdl;
+use crate::search::Limits;
+use crate::tournament::SummaryFile;
 
 use super::args::{GameChoice, SelfPlay};
 use super::error::Refusal;
@@ -77,7 +77,7 @@ impl GameCommand for Args {
         } else {
             let mut samples = Vec::new();
             for path in &self.data {
-                let read = ludus::games::wdl_samples_from_data(G::NAME, path)
+                let read = crate::games::wdl_samples_from_data(G::NAME, path)
                     .ok_or(Refusal::NoDataFiles(G::NAME))?;
                 samples.extend(read.map_err(|e| CliError::in_file(path.display(), e))?);
             }
@@ -119,7 +119,7 @@ fn check_matches<G: Play>(paths: &[std::path::PathBuf]) -> Result<(), CliError> 
     let mut samples = Vec::new();
     let mut games = 0;
     for path in paths {
-        let text = ludus::files::read_text(path, ludus::tournament::STATE_LIMIT)
+        let text = crate::files::read_text(path, crate::tournament::STATE_LIMIT)
             .map_err(|e| CliError::in_file(path.display(), e))?;
         let summary: SummaryFile =
             serde_json::from_str(&text).map_err(|e| CliError::in_file(path.display(), e))?;

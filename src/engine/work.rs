@@ -97,21 +97,19 @@ impl Job<'_> {
         });
         if let Some(w) = &weakened
             && best.is_some()
+            && let Some(picked) = w.skill.pick(lines.best(), w.mover, &w.scale, w.key)
+            && picked.pv.first() != best.as_ref()
         {
-            if let Some(picked) = w.skill.pick(lines.best(), w.mover, &w.scale, w.key)
-                && picked.pv.first() != best.as_ref()
-            {
-                // The line played is reported last, as the best, so that the client's
-                // last line and the move agree: as line 1 when the client asked for
-                // several (so that a GUI's first line is the move), unlabelled else.
-                let played = Info {
-                    multi_pv: (w.shown_lines > 1).then_some(1),
-                    ..picked.clone()
-                };
-                info(&played);
-                best = played.pv.first().cloned();
-                last = Some(played);
-            }
+            // The line played is reported last, as the best, so that the client's
+            // last line and the move agree: as line 1 when the client asked for
+            // several (so that a GUI's first line is the move), unlabelled else.
+            let played = Info {
+                multi_pv: (w.shown_lines > 1).then_some(1),
+                ..picked.clone()
+            };
+            info(&played);
+            best = played.pv.first().cloned();
+            last = Some(played);
         }
         let ponder = last
             .as_ref()

@@ -326,7 +326,8 @@ impl Position {
         let mut out = String::with_capacity(12);
         match notation {
             Notation::Coordinate => {
-                out.push_str(&format!("{from}{to}"));
+                from.push_name(&mut out);
+                to.push_name(&mut out);
                 if let Some(k) = mv.promotion() {
                     out.push(k.letter().to_ascii_lowercase());
                 }
