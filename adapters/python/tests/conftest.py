@@ -1,4 +1,4 @@
-"""The engine under test: $LUDUS, or the repository's release build."""
+"""The engine under test: $LUDUS, or the one built into the installed package."""
 
 from __future__ import annotations
 
@@ -10,19 +10,26 @@ from typing import Iterator
 import pytest
 
 import ludus
+import ludus._launch
 
-REPOSITORY = Path(__file__).resolve().parents[3]
 
 
 def engine_path() -> str:
-    path = os.environ.get("LUDUS") or str(REPOSITORY / "target" / "release" / "ludus")
+    """$LUDUS when set; else the engine built into the installed package."""
+    path = os.environ.get("LUDUS")
+    if path is None:
+        if ludus._launch.packaged_engine() is None:
+            pytest.exit("no engine: install the package (adapters/python) or set LUDUS", returncode=2)
+        return ""
     if not os.access(path, os.X_OK):
         pytest.exit(f"no engine at {path}: build it or set LUDUS", returncode=2)
     return str(Path(path).resolve())
 
 
-# Engine.popen() without a path finds the engine through LUDUS, as a user's would.
-os.environ["LUDUS"] = engine_path()
+# Engine.popen() without a path finds the engine as a user's would: through LUDUS if
+# it is set, else in the package.
+if engine_path():
+    os.environ["LUDUS"] = engine_path()
 
 
 @pytest.fixture

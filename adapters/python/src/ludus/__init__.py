@@ -10,7 +10,8 @@
 speak the native protocol (protocol-spec/protocol.md in the ludus repository).
 """
 
-from . import aio
+from typing import TYPE_CHECKING, Any
+
 from ._match import MatchEngine, MatchGame, MatchSummary, Tally, match
 from ._sync import Analysis, Engine
 from ._types import (
@@ -58,3 +59,17 @@ __all__ = [
     "Wdl",
     "match",
 ]
+
+
+if TYPE_CHECKING:
+    from . import aio, rules
+else:
+
+    def __getattr__(name: str) -> Any:
+        # `ludus.aio` (asyncio, about 0.1 s to import) and `ludus.rules` load when first
+        # used: the engine built into the package starts without them.
+        if name in ("aio", "rules"):
+            import importlib
+
+            return importlib.import_module(f"{__name__}.{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

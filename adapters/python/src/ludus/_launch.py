@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import ctypes
+import importlib.util
 import os
 import shutil
 import signal
@@ -24,11 +25,24 @@ QUIT_TIMEOUT = 5.0
 LINE_LIMIT = 1 << 24
 
 
+def packaged_engine() -> Optional[Tuple[str, ...]]:
+    """The engine built into this package (`python -m ludus._engine`), if the package
+    was built with it (`pip install` of adapters/python), else None."""
+    if importlib.util.find_spec("ludus._native") is None:
+        return None
+    return (sys.executable, "-m", "ludus._engine")
+
+
 def engine_command(path: Optional[PathLike], args: Sequence[str] = ()) -> Tuple[str, ...]:
     """The command line of the engine: `path`, else the LUDUS environment variable,
-    else `ludus` on the PATH."""
+    else the engine built into this package, else `ludus` on the PATH."""
     if path is None:
-        path = os.environ.get("LUDUS") or shutil.which("ludus")
+        path = os.environ.get("LUDUS")
+        if path is None:
+            packaged = packaged_engine()
+            if packaged is not None:
+                return (*packaged, *args)
+            path = shutil.which("ludus")
         if path is None:
             raise FileNotFoundError(
                 "no ludus engine: give its path, set LUDUS, or put ludus on the PATH"

@@ -133,8 +133,11 @@ def match(
     A match that fails raises `LudusError` with the runner's message."""
     with tempfile.TemporaryDirectory(prefix="ludus-match-") as folder:
         summary_path = os.path.join(folder, "summary.json")
-        command = list(engine_command(ludus, ["match"]))
-        referee = shlex.quote(command[0])
+        referee_command = engine_command(ludus)
+        command = [*referee_command, "match"]
+        # The engines' default command is the referee's (a command line: the engine
+        # built into the package runs as `python -m ludus._engine`).
+        referee = " ".join(shlex.quote(word) for word in referee_command)
         for engine in engines:
             setting = engine.setting(referee) if isinstance(engine, MatchEngine) else engine
             command += ["--engine", setting]
