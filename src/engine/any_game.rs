@@ -123,6 +123,13 @@ pub trait AnyGame: Send {
     /// Takes back `n` moves; all or nothing.
     fn undo(&mut self, n: usize) -> Result<(), GameError>;
     fn legal_moves(&self, notation: Option<&str>) -> Result<Vec<String>, GameError>;
+    /// Hands each legal move, written in `notation` (canonical: `None`), to `each`,
+    /// from one buffer (no string a move); none once the game is over.
+    fn for_each_legal_move(
+        &self,
+        notation: Option<&str>,
+        each: &mut dyn FnMut(&str),
+    ) -> Result<(), GameError>;
     /// Every legal move in the canonical notation with the places a person points at
     /// to make it ([`crate::game::Presentation::move_places`]); none once the game is over.
     fn legal_places(&self) -> Vec<(String, Vec<String>)>;
@@ -330,6 +337,26 @@ where
             .iter()
             .map(|&m| self.position.format_move(m, notation))
             .collect())
+    }
+
+    fn for_each_legal_move(
+        &self,
+        notation: Option<&str>,
+        each: &mut dyn FnMut(&str),
+    ) -> Result<(), GameError> {
+        let notation = Self::notation(notation)?;
+        if self.position.outcome().is_some() {
+            return Ok(());
+        }
+        let mut moves = Vec::new();
+        self.position.legal_moves(&mut moves);
+        let mut text = String::with_capacity(16);
+        for &mv in &moves {
+            text.clear();
+            self.position.write_move(mv, notation, &mut text);
+            each(&text);
+        }
+        Ok(())
     }
 
     fn legal_places(&self) -> Vec<(String, Vec<String>)> {

@@ -191,6 +191,13 @@ pub trait Game: Clone + fmt::Debug + Sized {
     /// Prints a legal move in the given notation.
     fn format_move(&self, mv: Self::Move, notation: Self::Notation) -> String;
 
+    /// Writes a legal move in the given notation at the end of `out`: what
+    /// [`Game::format_move`] prints, for lists of moves written into one buffer (a game
+    /// whose canonical moves are written often does it without a string a move).
+    fn write_move(&self, mv: Self::Move, notation: Self::Notation, out: &mut String) {
+        out.push_str(&self.format_move(mv, notation));
+    }
+
     /// The forms a position is printed in: [`Game::fen`]'s first (`fen`), then others
     /// the game has (Mentula: the seed's `list`).
     const POSITION_FORMS: &'static [&'static str] = &["fen"];

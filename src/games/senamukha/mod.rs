@@ -123,6 +123,9 @@ impl Game for Position {
         self.fullmove_number()
     }
     crate::game::forward_rules!(Position, parse: fen::parse, start: fen::START, format: fen::format);
+    fn write_move(&self, mv: Move, notation: Notation, out: &mut String) {
+        Position::write_move(self, mv, notation, out)
+    }
 }
 
 impl Presentation for Position {

@@ -318,6 +318,20 @@ impl Position {
         }
     }
 
+    /// Writes a legal move in the given notation at the end of `out`; the canonical
+    /// (coordinate) notation without any string of its own.
+    pub fn write_move(&self, mv: Move, notation: Notation, out: &mut String) {
+        if notation == Notation::Coordinate {
+            mv.from().push_name(out);
+            mv.to().push_name(out);
+            if let Some(k) = mv.promotion() {
+                out.push(k.letter().to_ascii_lowercase());
+            }
+        } else {
+            out.push_str(&self.format_move(mv, notation));
+        }
+    }
+
     /// Prints a legal move in the given notation.
     pub fn format_move(&self, mv: Move, notation: Notation) -> String {
         let (from, to) = (mv.from(), mv.to());
@@ -326,11 +340,7 @@ impl Position {
         let mut out = String::with_capacity(12);
         match notation {
             Notation::Coordinate => {
-                from.push_name(&mut out);
-                to.push_name(&mut out);
-                if let Some(k) = mv.promotion() {
-                    out.push(k.letter().to_ascii_lowercase());
-                }
+                self.write_move(mv, notation, &mut out);
                 return out;
             }
             Notation::Long => {

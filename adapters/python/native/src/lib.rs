@@ -8,7 +8,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use ludus::engine::{AnyGame, GameError, new_game};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyString, PyTuple};
 
 /// A refusal, raised as the engine's are: `ludus.EngineError(message, request)`.
 fn refusal(py: Python<'_>, message: String, request: String) -> PyErr {
@@ -89,10 +89,16 @@ impl Position {
         py: Python<'py>,
         notation: Option<&str>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let moves = refused(py, self.game().legal_moves(notation), || {
+        // Each move's Python string made from one buffer: a Rust string a move was a
+        // third of the call.
+        let mut texts = Vec::with_capacity(64);
+        let listed = self
+            .game()
+            .for_each_legal_move(notation, &mut |text| texts.push(PyString::new(py, text)));
+        refused(py, listed, || {
             format!("legal_moves {}", notation.unwrap_or(""))
         })?;
-        PyTuple::new(py, moves)
+        PyTuple::new(py, texts)
     }
 
     fn legal_places(&self) -> Vec<(String, Vec<String>)> {
