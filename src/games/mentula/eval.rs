@@ -133,14 +133,18 @@ impl Searchable for Position {
     /// The settings space the levels equally between level 0 and full strength
     /// on that measured curve (`scripts/ladder space`).
     const LEVELS: LevelScale = LevelScale {
-        nodes: (20, 8_000),
+        // Full strength at 10+0.1 runs about 250,000 simulations a move: the top
+        // budget, so that the settings span the strength (at 8,000 most of it lay
+        // between setting 19 and full strength).
+        nodes: (20, 250_000),
+        // From the wide ladder (benches/README.md, "Strength levels").
         settings: [
-            0.00, 2.43, 2.91, 3.31, 3.70, 6.14, 7.27, 10.00, 13.07, 13.95, 15.15, 15.63, 17.38,
-            19.04, 19.17, 19.31, 19.45, 19.59, 19.72, 19.86, 20.00,
+            0.00, 3.50, 5.14, 6.45, 7.77, 8.85, 9.89, 11.00, 12.33, 16.22, 16.56, 16.90, 17.25,
+            17.59, 17.94, 18.28, 18.62, 18.98, 19.31, 19.66, 20.00,
         ],
         elo: [
-            500, 549, 598, 647, 696, 745, 794, 843, 892, 941, 990, 1039, 1088, 1137, 1186, 1235,
-            1284, 1333, 1382, 1431, 1480,
+            500, 528, 557, 585, 614, 642, 670, 699, 727, 756, 784, 812, 841, 869, 898, 926, 954,
+            983, 1011, 1040, 1068,
         ],
         unit: 100,
     };
