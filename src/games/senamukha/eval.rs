@@ -127,14 +127,14 @@ pub fn material(kind: Kind) -> Value {
 }
 
 /// The win/draw/loss model of the search's scores (`UCI_ShowWDL`), fitted by `ludus
-/// wdl --game senamukha --data d4.bin` on the 512,068 positions of 2,548 of the 3,183
-/// self-play games of `ludus datagen --games 3183 --nodes 5000 --seed 4` (the built-in
-/// network; protocol-spec/wdl.md); on the 635 games held out, Brier skill 0.239
-/// against the base rates (benches/README.md).
+/// wdl --game senamukha --data d5.bin --steps 1500` on 290,546 positions of the first
+/// 1,810 or so self-play games of `ludus datagen --games 100000 --nodes 8000 --seed 5`
+/// (the third network, built in; protocol-spec/wdl.md); on the 362 games held out
+/// (every fifth), Brier skill 0.289 against the base rates (benches/README.md).
 pub const WDL_MODEL: LogisticModel = LogisticModel {
-    a: [271.841, 142.752, -553.591, 295.404],
-    b: [95.464, 39.625, 14.608, 108.245],
-    compress: 150.0,
+    a: [-883.661, 1984.319, -1376.734, 389.239],
+    b: [254.536, -265.408, 104.353, 126.259],
+    compress: 250.0,
     x_range: (0.050, 1.000),
 };
 
