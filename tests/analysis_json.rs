@@ -225,6 +225,52 @@ fn a_terminate_stops_a_long_query_within_a_second() {
 }
 
 #[test]
+fn a_terminate_with_turn_numbers_stops_only_those_turns() {
+    let mut engine = analysis("1");
+    send(
+        &mut engine,
+        r#"{"id": "q", "moves": ["e4e5", "e8e7"], "analyzeTurns": [0, 1, 2], "maxTime": 60000}"#,
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    send(
+        &mut engine,
+        r#"{"id": "t1", "action": "terminate", "terminateId": "q", "turnNumbers": [0, 2]}"#,
+    );
+    let got = responses(&mut engine, 2);
+    assert_eq!(got[0]["turnNumbers"], serde_json::json!([0, 2]), "{got:?}");
+    assert_eq!(got[1]["turnNumber"], 0, "{got:?}");
+    assert!(
+        !got[1]["moveInfos"].as_array().unwrap().is_empty(),
+        "{got:?}"
+    );
+    // Turn 1 was not terminated: it searches until it is.
+    std::thread::sleep(Duration::from_millis(300));
+    send(
+        &mut engine,
+        r#"{"id": "t2", "action": "terminate", "terminateId": "q", "turnNumbers": [1]}"#,
+    );
+    let got = responses(&mut engine, 3);
+    assert_eq!(got[0]["action"], "terminate", "{got:?}");
+    assert_eq!(got[1]["turnNumber"], 1, "{got:?}");
+    assert!(got[1]["noResults"].is_null(), "turn 1 ran: {got:?}");
+    assert!(
+        got[1]["rootInfo"]["timeMs"].as_u64().unwrap() >= 250,
+        "{got:?}"
+    );
+    assert_eq!(
+        (got[2]["turnNumber"].as_u64(), got[2]["noResults"].as_bool()),
+        (Some(2), Some(true)),
+        "turn 2 was terminated while it waited: {got:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
 fn bad_input_is_answered_and_the_next_query_served() {
     let mut engine = analysis("1");
     for (line, expect) in [

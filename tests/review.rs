@@ -111,3 +111,50 @@ fn a_mangala_move_that_gives_away_a_large_capture_is_a_blunder() {
     assert_eq!(players.len(), mangala::Position::PLAYERS.len());
     assert!(players[0]["blunders"].as_u64().unwrap() >= 1, "{players:?}");
 }
+
+/// The second opening of the Mentula openings file: twelve plies after which White
+/// can capture a man of Magenta's on d2.
+fn mentula_opening() -> Vec<String> {
+    let path = format!(
+        "{}/tests/data/mentula/openings.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = text
+        .lines()
+        .filter(|l| l.starts_with("startpos"))
+        .nth(1)
+        .unwrap();
+    line.split_whitespace().skip(2).map(String::from).collect()
+}
+
+#[test]
+fn a_mentula_move_that_passes_up_a_capture_costs_the_movers_own_chance() {
+    let mut moves = mentula_opening();
+    assert_eq!(moves.len(), 12);
+    moves.push("b1-b2-b3".into());
+    let reviewed: Value = serde_json::from_str(&review("mentula", &moves, true)).unwrap();
+    let planted = judged(&reviewed, 13);
+    assert_eq!(planted["player"], "white");
+    assert_eq!(planted["best"], "b2-c2xd2", "{planted}");
+    assert_eq!(planted["mark"], "blunder", "{planted}");
+    // The loss is the mover's own chance of first place, before less after.
+    let (before, after) = (
+        planted["chanceBefore"].as_f64().unwrap(),
+        planted["chanceAfter"].as_f64().unwrap(),
+    );
+    let loss = planted["loss"].as_f64().unwrap();
+    assert!((before - after - loss).abs() < 0.11, "{planted}");
+    assert_eq!(
+        planted["scoreBefore"]["scores"].as_array().unwrap().len(),
+        4
+    );
+    let players = reviewed["players"].as_array().unwrap();
+    assert_eq!(players.len(), 4);
+    assert!(players[0]["blunders"].as_u64().unwrap() >= 1, "{players:?}");
+    // The capture itself gives nothing away.
+    moves.pop();
+    moves.push("b2-c2xd2".into());
+    let captured: Value = serde_json::from_str(&review("mentula", &moves, true)).unwrap();
+    assert!(judged(&captured, 13)["mark"].is_null(), "{captured}");
+}

@@ -72,10 +72,12 @@ pub struct Query {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
     Analyse(Query),
-    /// Stops the running and pending turns of the queries with `target`'s id.
+    /// Stops the running and pending turns of the queries with `target`'s id (only
+    /// those at the plies `turns`, when given).
     Terminate {
         id: String,
         target: String,
+        turns: Option<Vec<usize>>,
     },
     QueryVersion {
         id: String,
@@ -132,6 +134,30 @@ const QUERY_FIELDS: &[&str] = &[
     "reportDuringSearchEvery",
 ];
 
+/// A list of turn numbers, each at most `high` (`what` says what bounds it), in the
+/// field `field`; `None` when the field is absent.
+fn turn_numbers(
+    fields: &serde_json::Map<String, Value>,
+    (field, high, what): (&str, usize, &str),
+    fail: &dyn Fn(&str, String) -> LineError,
+) -> Result<Option<Vec<usize>>, LineError> {
+    let items = match fields.get(field) {
+        None => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(fail(field, "a list of turn numbers".into())),
+    };
+    if items.len() > MAX_TURNS {
+        return Err(fail(field, format!("at most {MAX_TURNS} turns")));
+    }
+    let mut turns = Vec::with_capacity(items.len());
+    for (k, item) in items.iter().enumerate() {
+        let turn = number(item, 0, high as u64)
+            .map_err(|e| fail(&format!("{field}[{k}]"), format!("{e} ({what})")))?;
+        turns.push(turn as usize);
+    }
+    Ok(Some(turns))
+}
+
 /// Reads one line: the request and the warnings of fields it ignores.
 pub fn read(line: &str) -> Result<(Request, Vec<Warning>), LineError> {
     let value: Value = serde_json::from_str(line).map_err(|e| LineError::NotJson(e.to_string()))?;
@@ -153,6 +179,11 @@ pub fn read(line: &str) -> Result<(Request, Vec<Warning>), LineError> {
                 Some(Value::String(target)) => Request::Terminate {
                     id: id.clone(),
                     target: target.clone(),
+                    turns: turn_numbers(
+                        &fields,
+                        ("turnNumbers", MAX_MOVES, "the most moves"),
+                        &fail,
+                    )?,
                 },
                 _ => return Err(fail("terminateId", "the id (a string) to terminate".into())),
             },
@@ -165,7 +196,7 @@ pub fn read(line: &str) -> Result<(Request, Vec<Warning>), LineError> {
                 ));
             }
         };
-        let known = ["id", "action", "terminateId"];
+        let known = ["id", "action", "terminateId", "turnNumbers"];
         return Ok((request, unknown_fields(&fields, &known)));
     }
     let query = read_query(id, &fields)?;
@@ -247,26 +278,12 @@ fn read_query(id: String, fields: &Map<String, Value>) -> Result<Query, LineErro
         }
         Err(e) => return Err(fail("initialPosition", e.to_string())),
     }
-    let turns = match fields.get("analyzeTurns") {
-        None => vec![moves.len()],
-        Some(Value::Array(items)) => {
-            if items.len() > MAX_TURNS {
-                return Err(fail("analyzeTurns", format!("at most {MAX_TURNS} turns")));
-            }
-            let mut turns = Vec::with_capacity(items.len());
-            for (k, item) in items.iter().enumerate() {
-                let turn = number(item, 0, moves.len() as u64).map_err(|e| {
-                    fail(
-                        &format!("analyzeTurns[{k}]"),
-                        format!("{e} (the moves' count)"),
-                    )
-                })?;
-                turns.push(turn as usize);
-            }
-            turns
-        }
-        Some(_) => return Err(fail("analyzeTurns", "a list of turn numbers".into())),
-    };
+    let turns = turn_numbers(
+        fields,
+        ("analyzeTurns", moves.len(), "the moves' count"),
+        &fail,
+    )?
+    .unwrap_or_else(|| vec![moves.len()]);
     let limit = |field: &str, high: u64| -> Result<Option<u64>, LineError> {
         fields
             .get(field)
@@ -420,9 +437,25 @@ mod tests {
             request,
             Request::Terminate {
                 id: "t".into(),
-                target: "a".into()
+                target: "a".into(),
+                turns: None
             }
         );
+        let line =
+            r#"{"id": "t", "action": "terminate", "terminateId": "a", "turnNumbers": [3, 1]}"#;
+        let (request, warnings) = read(line).unwrap();
+        assert!(warnings.is_empty());
+        assert_eq!(
+            request,
+            Request::Terminate {
+                id: "t".into(),
+                target: "a".into(),
+                turns: Some(vec![3, 1])
+            }
+        );
+        let line = r#"{"id": "t", "action": "terminate", "terminateId": "a", "turnNumbers": [-1]}"#;
+        let (_, field, _) = error(line);
+        assert_eq!(field, "turnNumbers[0]");
         let (_, field, _) = error(r#"{"id": "t", "action": "explode"}"#);
         assert_eq!(field, "action");
     }

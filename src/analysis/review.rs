@@ -10,6 +10,13 @@
 //! lichess's curve of it.
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+use serde::Serialize;
+
+use super::{Query, Response, RootMoves, ScoreField, Settings, TurnLimits};
+use crate::game::Game;
+use crate::games::{self, Play};
 
 /// A drop of at least this many points is an inaccuracy.
 pub const INACCURACY: f64 = 5.0;
@@ -76,11 +83,283 @@ pub fn player_accuracy(accuracies: &[f64]) -> f64 {
 
 /// The two-player chances of a `wdl` (per mille, the side to move's), as each
 /// player's expected score, in turn order.
-pub fn two_player_chances(wdl: &[u64], mover: usize) -> Vec<f64> {
-    let own = (wdl[0] as f64 + wdl.get(1).copied().unwrap_or(0) as f64 / 2.0) / 1000.0;
+pub fn two_player_chances(wdl: &[u32], mover: usize) -> Vec<f64> {
+    let own = (f64::from(wdl[0]) + f64::from(wdl.get(1).copied().unwrap_or(0)) / 2.0) / 1000.0;
     let mut chances = vec![1.0 - own; 2];
     chances[mover] = own;
     chances
+}
+
+/// A game reviewed: every move judged, and each player's summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Review {
+    pub game: &'static str,
+    pub moves: Vec<MoveReview>,
+    pub players: Vec<PlayerReview>,
+}
+
+/// One move judged.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveReview {
+    /// From 1.
+    pub ply: usize,
+    pub player: &'static str,
+    /// The move played, in the game's canonical notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The analysis's best move there; `None` when the turn gave no analysis.
+    pub best: Option<String>,
+    pub best_line: Vec<String>,
+    /// The analysis's score of the position the move was played in.
+    pub score_before: Option<ScoreField>,
+    /// The player's chance before and after the move, per cent; `None` without an
+    /// analysis.
+    pub chance_before: Option<f64>,
+    pub chance_after: Option<f64>,
+    /// The drop of the player's chance, percentage points (0 for the best move).
+    pub loss: f64,
+    pub mark: Option<Mark>,
+    pub accuracy: f64,
+}
+
+/// One player's summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerReview {
+    pub player: &'static str,
+    pub moves: usize,
+    pub accuracy: f64,
+    pub average_loss: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+/// Reviews the game of `moves` from `start`: every position analysed (the one before
+/// each move and the last) with `settings`, then every move judged. `stop`, raised by
+/// another thread, cuts the analysis short; the moves not analysed then are judged
+/// without a loss.
+pub fn review<G: Play>(
+    start: &G,
+    moves: &[G::Move],
+    settings: &Settings,
+    stop: Option<&AtomicBool>,
+) -> Review {
+    let canonical = G::NOTATIONS[0].notation;
+    let mut positions = vec![start.clone()];
+    let mut texts = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let mut next = positions.last().expect("one at least").clone();
+        texts.push(next.format_move(mv, canonical));
+        next.play(mv);
+        positions.push(next);
+    }
+    let query = Query {
+        id: "review".into(),
+        game: G::NAME,
+        initial_position: Some(start.fen()),
+        moves: texts.clone(),
+        turns: (0..positions.len()).collect(),
+        limits: TurnLimits::default(),
+        lines: 1,
+        include_wdl: true,
+        root_moves: RootMoves::All,
+        priority: 0,
+        overrides: Vec::new(),
+        report_every: None,
+    };
+    let mut turns: Vec<Option<super::TurnResult>> = vec![None; positions.len()];
+    for response in super::analyse(vec![query], settings, stop) {
+        match response {
+            Response::Turn(result) => {
+                let turn = result.turn;
+                turns[turn] = Some(result);
+            }
+            Response::Error { turn, error, .. } => log::warn!("turn {turn}: {error}"),
+            Response::NoResults { .. } => {}
+        }
+    }
+    judge(&positions, &texts, &turns)
+}
+
+/// Reviews a record (records.md) of the game called `game`, from `start`'s position
+/// (the game's start when `None`) unless the record names its own.
+pub fn review_record(
+    game: &str,
+    start: Option<&str>,
+    record: &str,
+    settings: &Settings,
+    stop: Option<&AtomicBool>,
+) -> Result<Review, ReviewError> {
+    struct Reviewing<'a> {
+        start: Option<&'a str>,
+        record: &'a str,
+        settings: &'a Settings,
+        stop: Option<&'a AtomicBool>,
+    }
+    impl games::Visitor for Reviewing<'_> {
+        type Output = Result<Review, ReviewError>;
+        fn visit<G: Play>(self) -> Self::Output {
+            let start = match self.start {
+                Some(text) => {
+                    G::from_fen(text).map_err(|e| ReviewError::Position(e.to_string()))?
+                }
+                None => G::start(),
+            };
+            let (start, moves) = replay(start, self.record)?;
+            Ok(review(&start, &moves, self.settings, self.stop))
+        }
+    }
+    let reviewing = Reviewing {
+        start,
+        record,
+        settings,
+        stop,
+    };
+    games::visit(game, reviewing).unwrap_or_else(|| Err(ReviewError::Game(game.to_string())))
+}
+
+/// A record's start (its position tag's, else `start`) and moves.
+pub fn replay<G: Game>(
+    start: G,
+    record: &str,
+) -> Result<(G, Vec<G::Move>), crate::record::RecordError> {
+    let (tagged, rest) = crate::record::tagged_start::<G>(record)?;
+    let start = tagged.unwrap_or(start);
+    let replay = crate::record::replay(start.clone(), rest)?;
+    Ok((start, replay.moves))
+}
+
+/// Why a review could not start.
+#[derive(Debug)]
+pub enum ReviewError {
+    Game(String),
+    Position(String),
+    Record(crate::record::RecordError),
+}
+
+impl From<crate::record::RecordError> for ReviewError {
+    fn from(e: crate::record::RecordError) -> ReviewError {
+        ReviewError::Record(e)
+    }
+}
+
+impl fmt::Display for ReviewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReviewError::Game(name) => write!(f, "no game is called {name:?}"),
+            ReviewError::Position(why) => write!(f, "the starting position: {why}"),
+            ReviewError::Record(e) => write!(f, "the record: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReviewError {}
+
+/// Each player's chance at each position, in turn order: from the analysis, or the
+/// game's result at its end.
+fn chances<G: Game>(position: &G, turn: Option<&super::TurnResult>) -> Option<Vec<f64>> {
+    if let Some(outcome) = position.outcome() {
+        let leaders = outcome.leaders();
+        return Some(
+            (0..G::PLAYERS.len())
+                .map(|p| {
+                    if leaders.contains(&p) {
+                        1.0 / leaders.len() as f64
+                    } else {
+                        0.0
+                    }
+                })
+                .collect(),
+        );
+    }
+    let wdl = turn?.root_info.search.as_ref()?.wdl.as_ref()?.permille();
+    if G::PLAYERS.len() == 2 {
+        Some(two_player_chances(wdl, position.to_move()))
+    } else {
+        Some(wdl.iter().map(|&c| f64::from(c) / 1000.0).collect())
+    }
+}
+
+fn judge<G: Game>(
+    positions: &[G],
+    moves: &[String],
+    turns: &[Option<super::TurnResult>],
+) -> Review {
+    let chances: Vec<Option<Vec<f64>>> = positions
+        .iter()
+        .zip(turns)
+        .map(|(p, t)| chances(p, t.as_ref()))
+        .collect();
+    let players = G::PLAYERS.len();
+    let mut accuracies: Vec<Vec<f64>> = vec![Vec::new(); players];
+    let mut losses: Vec<Vec<f64>> = vec![Vec::new(); players];
+    let mut marks: Vec<[u32; 3]> = vec![[0; 3]; players];
+    let mut judged = Vec::new();
+    let mut legal = Vec::new();
+    let round = |x: f64| (x * 10.0).round() / 10.0;
+    for (ply, played) in moves.iter().enumerate() {
+        let position = &positions[ply];
+        let player = position.to_move();
+        position.legal_moves(&mut legal);
+        let turn = turns[ply].as_ref();
+        let best_info = turn.and_then(|t| t.move_infos.first());
+        let best = best_info.map(|info| info.mv.clone());
+        let (before, after) = match (&chances[ply], &chances[ply + 1]) {
+            (Some(b), Some(a)) => (Some(b[player]), Some(a[player])),
+            _ => (None, None),
+        };
+        // The engine's own choice gives nothing away: a drop then is the next
+        // search seeing further, not the move's fault.
+        let loss = match (before, after) {
+            (Some(b), Some(a)) if best.as_deref() != Some(played.as_str()) => {
+                (100.0 * (b - a)).max(0.0)
+            }
+            _ => 0.0,
+        };
+        let mark = mark(loss, legal.len() == 1);
+        let accuracy = move_accuracy(loss);
+        accuracies[player].push(accuracy);
+        losses[player].push(loss);
+        if let Some(m) = mark {
+            marks[player][m as usize] += 1;
+        }
+        judged.push(MoveReview {
+            ply: ply + 1,
+            player: G::PLAYERS[player],
+            mv: played.clone(),
+            best,
+            best_line: best_info.map(|info| info.pv.clone()).unwrap_or_default(),
+            score_before: turn
+                .and_then(|t| t.root_info.search.as_ref())
+                .map(|s| s.score.clone()),
+            chance_before: before.map(|c| round(100.0 * c)),
+            chance_after: after.map(|c| round(100.0 * c)),
+            loss: round(loss),
+            mark,
+            accuracy: round(accuracy),
+        });
+    }
+    let summary = (0..players)
+        .map(|p| {
+            let n = losses[p].len().max(1) as f64;
+            PlayerReview {
+                player: G::PLAYERS[p],
+                moves: losses[p].len(),
+                accuracy: round(player_accuracy(&accuracies[p])),
+                average_loss: round(losses[p].iter().sum::<f64>() / n),
+                inaccuracies: marks[p][Mark::Inaccuracy as usize],
+                mistakes: marks[p][Mark::Mistake as usize],
+                blunders: marks[p][Mark::Blunder as usize],
+            }
+        })
+        .collect();
+    Review {
+        game: G::NAME,
+        moves: judged,
+        players: summary,
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ pub struct Turn {
     pub query: Arc<Query>,
     /// The ply analysed (a position after that many of the query's moves).
     pub ply: usize,
-    /// Set when the query is terminated.
+    /// Set when the query, or this turn of it, is terminated.
     pub terminated: Arc<AtomicBool>,
     priority: i64,
     order: u64,
@@ -45,8 +45,8 @@ impl Ord for Turn {
 #[derive(Default)]
 struct State {
     waiting: BinaryHeap<Turn>,
-    /// Per query id, the flags of its queries asked so far.
-    flags: HashMap<String, Vec<Arc<AtomicBool>>>,
+    /// Per query id, the flag of each turn of its queries asked so far, by ply.
+    flags: HashMap<String, Vec<(usize, Arc<AtomicBool>)>>,
     order: u64,
     closed: bool,
 }
@@ -68,18 +68,22 @@ impl Queue {
     /// Queues every turn of `query`, in the order of its `analyzeTurns`.
     pub fn push(&self, query: Query) {
         let query = Arc::new(query);
-        let flag = Arc::new(AtomicBool::new(false));
+        let flags: Vec<Arc<AtomicBool>> = query
+            .turns
+            .iter()
+            .map(|_| Arc::new(AtomicBool::new(false)))
+            .collect();
         let mut state = self.state();
-        let flags = state.flags.entry(query.id.clone()).or_default();
-        // Flags of queries whose turns all ended are dropped as new ones come.
-        flags.retain(|f| Arc::strong_count(f) > 1);
-        flags.push(flag.clone());
-        for &ply in &query.turns {
+        let known = state.flags.entry(query.id.clone()).or_default();
+        // Flags of turns that ended are dropped as new ones come.
+        known.retain(|(_, f)| Arc::strong_count(f) > 1);
+        known.extend(query.turns.iter().copied().zip(flags.iter().cloned()));
+        for (&ply, flag) in query.turns.iter().zip(flags) {
             state.order += 1;
             let turn = Turn {
                 query: query.clone(),
                 ply,
-                terminated: flag.clone(),
+                terminated: flag,
                 priority: query.priority,
                 order: state.order,
             };
@@ -89,13 +93,16 @@ impl Queue {
         self.ready.notify_all();
     }
 
-    /// Terminates every query asked so far with the id `target`: its running turns
-    /// stop, its waiting turns answer at once.
-    pub fn terminate(&self, target: &str) {
+    /// Terminates the turns of every query asked so far with the id `target` (only
+    /// those at the plies `turns`, when given): running turns stop, waiting turns
+    /// answer at once.
+    pub fn terminate(&self, target: &str, turns: Option<&[usize]>) {
         let state = self.state();
         if let Some(flags) = state.flags.get(target) {
-            for flag in flags {
-                flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            for (ply, flag) in flags {
+                if turns.is_none_or(|t| t.contains(ply)) {
+                    flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
             }
         }
     }

@@ -6,13 +6,11 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-
+use super::response::{Response, turn_result};
 use super::turns::{Queue, Turn};
-use super::{DEFAULT_TIME_MS, Query, RootMoves, Settings};
+use super::{DEFAULT_TIME_MS, Query, RootMoves, Settings, Sink};
 use crate::engine::{Bounds, Engine, EngineError, Event, OptionScope, SearchRequest, WorkKind};
-use crate::protocol::Writer;
-use crate::search::{Info, Lines, Score, Wdl};
+use crate::search::Lines;
 
 /// The engine a worker keeps, and what it was made for.
 struct Kept {
@@ -22,11 +20,11 @@ struct Kept {
     engine: Engine,
 }
 
-pub fn run(queue: &Queue, out: &Writer, settings: &Settings) {
+pub fn run(queue: &Queue, out: &Sink, settings: &Settings) {
     let mut kept: Option<Kept> = None;
     while let Some(turn) = queue.next() {
         let response = if turn.terminated.load(Ordering::SeqCst) {
-            no_results(&turn)
+            Response::no_results(&turn.query.id, turn.ply)
         } else {
             let generation = queue.cache_generation.load(Ordering::SeqCst);
             let query = &turn.query;
@@ -45,7 +43,7 @@ pub fn run(queue: &Queue, out: &Writer, settings: &Settings) {
                         });
                     }
                     Err(e) => {
-                        out.line(&turn_error(&turn, &e.to_string()).to_string());
+                        out(turn_error(&turn, &e.to_string()));
                         continue;
                     }
                 }
@@ -56,7 +54,7 @@ pub fn run(queue: &Queue, out: &Writer, settings: &Settings) {
                 Err(e) => turn_error(&turn, &e.to_string()),
             }
         };
-        out.line(&response.to_string());
+        out(response);
     }
 }
 
@@ -73,13 +71,12 @@ fn engine_for(query: &Query, settings: &Settings) -> Result<Engine, EngineError>
     Ok(engine)
 }
 
-fn no_results(turn: &Turn) -> Value {
-    json!({"id": turn.query.id, "turnNumber": turn.ply, "isDuringSearch": false,
-        "noResults": true})
-}
-
-fn turn_error(turn: &Turn, error: &str) -> Value {
-    json!({"id": turn.query.id, "turnNumber": turn.ply, "error": error})
+fn turn_error(turn: &Turn, error: &str) -> Response {
+    Response::Error {
+        id: turn.query.id.clone(),
+        turn: turn.ply,
+        error: error.to_string(),
+    }
 }
 
 /// The root moves the turn's search may play, in the canonical notation; `None`: all.
@@ -115,12 +112,12 @@ fn analyse(
     engine: &mut Engine,
     turn: &Turn,
     settings: &Settings,
-    out: &Writer,
-) -> Result<Value, EngineError> {
+    out: &Sink,
+) -> Result<Response, EngineError> {
     let query = &turn.query;
     engine.set_position(query.initial_position.as_deref(), &query.moves[..turn.ply])?;
     if engine.game().is_over() {
-        return Ok(no_results(turn));
+        return Ok(Response::no_results(&query.id, turn.ply));
     }
     engine.set_option(crate::engine::MULTI_PV.name, &query.lines.to_string())?;
     let wdl = if query.include_wdl { "true" } else { "false" };
@@ -168,75 +165,11 @@ fn analyse(
             && !lines.best().is_empty()
         {
             last_report = Instant::now();
-            out.line(&response(turn, &to_move, lines.best(), true).to_string());
+            let report = turn_result(&query.id, turn.ply, &to_move, lines.best(), true);
+            out(Response::Turn(report));
         }
     }
     engine.wait();
-    Ok(response(turn, &to_move, lines.best(), false))
-}
-
-/// A score as KataGo-shaped fields: `scoreCp` or `mate` for two players; `scores`
-/// (each player's, centi-units) for more.
-fn score_fields(scores: &[Score], into: &mut serde_json::Map<String, Value>) {
-    let value = |s: &Score| match s {
-        Score::Centi(v) => json!(v),
-        Score::Mate(n) => json!({"mate": n}),
-    };
-    match scores {
-        [Score::Centi(v)] => {
-            into.insert("scoreCp".into(), json!(v));
-        }
-        [Score::Mate(n)] => {
-            into.insert("mate".into(), json!(n));
-        }
-        many => {
-            into.insert(
-                "scores".into(),
-                Value::Array(many.iter().map(value).collect()),
-            );
-        }
-    }
-}
-
-fn wdl_value(wdl: &Wdl) -> Value {
-    match wdl {
-        Wdl::TwoPlayer(w) => json!(w),
-        Wdl::Players(p) => json!(p),
-    }
-}
-
-fn response(turn: &Turn, to_move: &str, lines: &[Info], during: bool) -> Value {
-    let move_infos: Vec<Value> = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| !l.pv.is_empty())
-        .map(|(order, line)| {
-            let mut info = serde_json::Map::new();
-            info.insert("move".into(), json!(line.pv[0]));
-            info.insert("order".into(), json!(order));
-            score_fields(&line.scores, &mut info);
-            if let Some(wdl) = &line.wdl {
-                info.insert("wdl".into(), wdl_value(wdl));
-            }
-            info.insert("pv".into(), json!(line.pv));
-            info.insert("depth".into(), json!(line.depth));
-            info.insert("nodes".into(), json!(line.nodes));
-            Value::Object(info)
-        })
-        .collect();
-    let mut root = serde_json::Map::new();
-    root.insert("toMove".into(), json!(to_move));
-    if let Some(best) = lines.first() {
-        root.insert("depth".into(), json!(best.depth));
-        root.insert("seldepth".into(), json!(best.seldepth));
-        let nodes = lines.iter().map(|l| l.nodes).max().unwrap_or(0);
-        root.insert("nodes".into(), json!(nodes));
-        root.insert("timeMs".into(), json!(best.time_ms));
-        score_fields(&best.scores, &mut root);
-        if let Some(wdl) = &best.wdl {
-            root.insert("wdl".into(), wdl_value(wdl));
-        }
-    }
-    json!({"id": turn.query.id, "turnNumber": turn.ply, "isDuringSearch": during,
-        "moveInfos": move_infos, "rootInfo": root})
+    let result = turn_result(&query.id, turn.ply, &to_move, lines.best(), false);
+    Ok(Response::Turn(result))
 }
