@@ -158,3 +158,22 @@ fn a_mentula_move_that_passes_up_a_capture_costs_the_movers_own_chance() {
     let captured: Value = serde_json::from_str(&review("mentula", &moves, true)).unwrap();
     assert!(judged(&captured, 13)["mark"].is_null(), "{captured}");
 }
+
+#[test]
+fn a_record_with_a_position_tag_is_reviewed_from_that_position() {
+    let mut position = mangala::Position::start();
+    for text in ["C", "d"] {
+        let mv = position.parse_move(text).unwrap();
+        position.play(mv);
+    }
+    let moves = vec![
+        format!("[Position \"{}\"]", position.fen()),
+        "F".to_string(),
+        "a".to_string(),
+    ];
+    let reviewed: Value = serde_json::from_str(&review("mangala", &moves, true)).unwrap();
+    assert_eq!(reviewed["moves"].as_array().unwrap().len(), 2, "{reviewed}");
+    let planted = judged(&reviewed, 1);
+    assert_eq!(planted["move"], "F");
+    assert_eq!(planted["mark"], "blunder", "{planted}");
+}
