@@ -393,20 +393,20 @@ impl Engine {
         if let Some(common) = options::common(name) {
             return common.parse(value, &Bounds::default()).map(|_| ());
         }
-        let table = any_game::new_game(game, 1).expect("a game served");
-        let own = table.engine_options().iter().chain(table.rule_options());
-        let specs: Vec<&OptionSpec> = own.collect();
-        match specs.iter().find(|o| o.is_named(name)) {
+        match game_option(game, name) {
             Some(spec) => spec.parse(value).map(|_| ()).map_err(EngineError::from),
-            None => Err(EngineError::UnknownOption {
-                name: name.to_string(),
-                game: Some(game),
-                known: options::COMMON
-                    .iter()
-                    .map(|c| c.spec.name)
-                    .chain(specs.iter().map(|s| s.name))
-                    .collect(),
-            }),
+            None => {
+                let (engine, rules) = games::options(game).unwrap_or_default();
+                Err(EngineError::UnknownOption {
+                    name: name.to_string(),
+                    game: Some(game),
+                    known: options::COMMON
+                        .iter()
+                        .map(|c| c.spec.name)
+                        .chain(engine.iter().chain(rules).map(|s| s.name))
+                        .collect(),
+                })
+            }
         }
     }
 
@@ -422,10 +422,7 @@ impl Engine {
                 name: name.to_string(),
             });
         }
-        let known = |game: &str| {
-            games::options(game)
-                .is_some_and(|(engine, rules)| engine.iter().chain(rules).any(|o| o.is_named(name)))
-        };
+        let known = |game: &str| game_option(game, name).is_some();
         if known(self.game) {
             self.set_game_option(name, value)?;
         } else if self.scope == OptionScope::ServedGames
@@ -715,6 +712,13 @@ fn lower_to(game: &mut dyn AnyGame, limit: Option<u32>) {
             debug_assert!(lowered.is_ok(), "{lowered:?}");
         }
     }
+}
+
+/// The spec of `game`'s own option `name` (its engine's or its rules'), read from
+/// the registry: the one lookup that checking and setting an option share.
+fn game_option(game: &str, name: &str) -> Option<&'static OptionSpec> {
+    let (engine, rules) = games::options(game)?;
+    engine.iter().chain(rules).find(|o| o.is_named(name))
 }
 
 /// Sets a game's own option on `game`, an option that builds tables only up to

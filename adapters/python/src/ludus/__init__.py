@@ -13,6 +13,7 @@ speak the native protocol (protocol-spec/protocol.md in the ludus repository).
 from typing import TYPE_CHECKING, Any
 
 from ._match import MatchEngine, MatchGame, MatchSummary, Tally, match
+from ._review import MoveReview, PlayerReview, Review, review
 from ._sync import Analysis, Engine
 from ._types import (
     Description,
@@ -49,15 +50,19 @@ __all__ = [
     "MatchEngine",
     "MatchGame",
     "MatchSummary",
+    "MoveReview",
     "OptionMap",
+    "PlayerReview",
     "PovScore",
     "ProtocolError",
+    "Review",
     "Score",
     "SearchResult",
     "Status",
     "Tally",
     "Wdl",
     "match",
+    "review",
 ]
 
 

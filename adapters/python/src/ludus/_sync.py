@@ -16,6 +16,7 @@ from typing import (
     List,
     Literal,
     Mapping,
+    NamedTuple,
     Optional,
     Sequence,
     Tuple,
@@ -50,6 +51,14 @@ from ._types import (
 )
 
 T = TypeVar("T")
+
+
+class _Deadline(NamedTuple):
+    """When a call's `timeout` runs out (a monotonic time), with the timeout itself
+    for the error's message."""
+
+    timeout: float
+    at: float
 
 
 def _read_lines(stream: IO[str], lines: "queue.Queue[Optional[str]]") -> None:
@@ -98,8 +107,6 @@ class Engine:
         for reader in self._readers:
             reader.start()
         self._finalizer = weakref.finalize(self, _kill_if_running, process)
-        # The timeout of the call under way, for its error's message.
-        self._last_timeout: Optional[float] = None
         # MultiPV as the client last set it: `analyse(multipv=k)` sets it back.
         self._multipv: object = 1
 
@@ -188,14 +195,14 @@ class Engine:
         except (OSError, ValueError):
             raise self._terminated() from None
 
-    def _take_line(self, deadline: Optional[float] = None) -> None:
-        """Reads one line into the conversation; past `deadline` (a monotonic time)
-        stops the engine's work and raises `EngineTimeout`."""
+    def _take_line(self, deadline: Optional[_Deadline] = None) -> None:
+        """Reads one line into the conversation; past `deadline` stops the engine's
+        work and raises `EngineTimeout`."""
         try:
             if deadline is None:
                 line = self._lines.get()
             else:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = self._lines.get(timeout=max(0.0, deadline.at - time.monotonic()))
         except queue.Empty:
             waiting = self._conversation.waiting_for
             # Whatever it was doing is stopped; its late answer is read, and dropped,
@@ -205,14 +212,12 @@ class Engine:
                 self._write(self._conversation.send(p.stop())[0])
             except EngineTerminated:
                 pass
-            raise EngineTimeout(self._timeout_of(deadline), waiting) from None
+            assert deadline is not None  # only a wait with a deadline times out
+            raise EngineTimeout(deadline.timeout, waiting) from None
         if line is None:
             self._lines.put(None)  # the end stays seen by every later wait
             raise self._terminated()
         self._conversation.feed(line)
-
-    def _timeout_of(self, deadline: Optional[float]) -> float:
-        return self._last_timeout if self._last_timeout is not None else 0.0
 
     def _terminated(self) -> EngineTerminated:
         waiting = self._conversation.waiting_for
@@ -238,11 +243,10 @@ class Engine:
             self._take_line(deadline)
         return pending.result()
 
-    def _start_clock(self, timeout: Optional[float]) -> Optional[float]:
-        self._last_timeout = timeout
-        return None if timeout is None else time.monotonic() + timeout
+    def _start_clock(self, timeout: Optional[float]) -> Optional[_Deadline]:
+        return None if timeout is None else _Deadline(timeout, time.monotonic() + timeout)
 
-    def _end_search(self, deadline: Optional[float] = None) -> None:
+    def _end_search(self, deadline: Optional[_Deadline] = None) -> None:
         search = self._conversation.search
         if search is None or search.finished:
             return
@@ -255,7 +259,7 @@ class Engine:
             self._take_line(deadline)
 
     def _search(
-        self, command: "p.Command[T]", deadline: Optional[float] = None
+        self, command: "p.Command[T]", deadline: Optional[_Deadline] = None
     ) -> "p.Search":
         self._end_search(deadline)
         turn = self._request_on(p.to_move(), deadline)
@@ -266,7 +270,7 @@ class Engine:
         search.request.result()  # a refused limit raises here
         return search
 
-    def _request_on(self, command: "p.Command[T]", deadline: Optional[float]) -> T:
+    def _request_on(self, command: "p.Command[T]", deadline: Optional[_Deadline]) -> T:
         line, pending = self._conversation.send(command)
         self._write(line)
         while not pending.done:
@@ -552,7 +556,7 @@ class Engine:
         self,
         limit: Optional[Limit],
         root_moves: Optional[Sequence[str]],
-        deadline: Optional[float],
+        deadline: Optional[_Deadline],
         timeout: Optional[float] = None,
     ) -> "Analysis":
         search = self._search(p.go(limit, root_moves), deadline)
@@ -566,7 +570,7 @@ class Analysis:
     line's last report so far, `.multipv` the last iteration's lines."""
 
     def __init__(
-        self, engine: Engine, search: "p.Search", deadline: Optional[float] = None
+        self, engine: Engine, search: "p.Search", deadline: Optional[_Deadline] = None
     ) -> None:
         self._engine = engine
         self._search = search
