@@ -1081,3 +1081,84 @@ async fn a_tab_past_the_session_limit_says_so() {
     }
     page.close().await;
 }
+
+/// The board's review (issue 57): a planted Mangala II blunder is marked in the move
+/// list, the graph and the list of marks; a mark and a click on the graph go to their
+/// moves; the players' accuracies are shown; the page stays axe-clean.
+#[tokio::test]
+#[ignore = "needs chromium, chromium-driver and tests/axe; .ci/run runs it"]
+async fn a_review_marks_a_planted_blunder_and_goes_to_it() {
+    let page = Browser::open("mangala").await;
+    // South's F after C d gives North a large capture (tests/review.rs plants it too).
+    page.replay_record("C d F a", 4).await;
+    page.click("#review-game").await;
+    page.wait_for(
+        "!document.getElementById('review-players').hidden && document.getElementById('review-status').textContent.startsWith('reviewed 4 moves')",
+        "the review",
+    )
+    .await;
+    assert_eq!(
+        page.eval("document.querySelector('#moves .move[data-ply=\"3\"]').dataset.mark")
+            .await,
+        json!("blunder")
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#moves .move[data-ply=\"3\"]').textContent")
+            .await,
+        json!("F??")
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('#review-graph circle.mark[data-ply=\"3\"]').length")
+            .await,
+        json!(1)
+    );
+    let rows = page
+        .eval("[...document.querySelectorAll('#review-players tbody tr')].map((r) => r.dataset.player)")
+        .await;
+    assert_eq!(rows, json!(["south", "north"]));
+    let south: f64 = page
+        .eval("Number(document.querySelector('#review-players tbody tr').cells[1].textContent)")
+        .await
+        .as_f64()
+        .unwrap();
+    assert!((0.0..100.0).contains(&south), "{south}");
+    page.click("#to-start").await;
+    page.wait_for(
+        "!document.querySelector('#moves .move.current')",
+        "the start",
+    )
+    .await;
+    page.click("#review-marks button[data-ply='3'][data-mark='blunder']")
+        .await;
+    page.wait_for(
+        "document.querySelector('#moves .move.current[data-ply=\"3\"]') && document.body.dataset.state === 'idle'",
+        "the blunder shown",
+    )
+    .await;
+    // A click at the right end of the graph goes to the last move.
+    let box_ = page
+        .eval("(() => { const r = document.querySelector('#review-graph svg').getBoundingClientRect(); return [r.right - 2, r.y + r.height / 2]; })()")
+        .await;
+    let actions = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: box_[0].as_f64().unwrap(),
+            y: box_[1].as_f64().unwrap(),
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    page.client.perform_actions(actions).await.unwrap();
+    page.wait_for(
+        "document.querySelector('#moves .move.current[data-ply=\"4\"]') && document.body.dataset.state === 'idle'",
+        "the last move from the graph",
+    )
+    .await;
+    let faults = accessibility_faults(&page).await;
+    assert!(faults.is_empty(), "{faults:#?}");
+    page.screenshot("review").await;
+    page.close().await;
+}

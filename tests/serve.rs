@@ -771,3 +771,86 @@ fn an_idle_session_is_closed_and_frees_its_place() {
     let mut fresh = server.connect(None).unwrap();
     assert_eq!(fresh.request(1, "name"), "=1 ludus\n\n");
 }
+
+/// `POST /review` (serve.md): the review's JSON for a game the page sends; every bad
+/// request refused with its reason; a page of another origin refused.
+#[test]
+fn a_review_is_answered_and_bad_requests_are_refused() {
+    let server = Server::start(&[]);
+    let origin = server.own_origin();
+    let (status, body) = server.post(
+        "/review",
+        r#"{"game": "mangala", "moves": ["C", "d", "F", "a"], "nodes": 20000}"#,
+        Some(&origin),
+    );
+    assert_eq!(status, 200, "{body}");
+    let review: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(review["cutShort"], false);
+    assert_eq!(review["moves"][2]["mark"], "blunder", "{review}");
+    assert_eq!(review["chances"].as_array().unwrap().len(), 5, "{review}");
+    for (request, why) in [
+        (r#"{"game": "chess", "moves": []}"#, "no game is called"),
+        (
+            r#"{"game": "mangala", "moves": ["C", "d", "Q"]}"#,
+            "moves[2]",
+        ),
+        (
+            r#"{"game": "mangala", "moves": [], "nodes": 5}"#,
+            "from 1000 to 1000000",
+        ),
+        (
+            r#"{"game": "mangala", "moves": [], "depth": 5}"#,
+            "unknown field",
+        ),
+        (
+            r#"{"game": "mangala", "start": "9,9/9 S", "moves": []}"#,
+            "starting position",
+        ),
+        ("C d F a", "not a review request"),
+    ] {
+        let (status, body) = server.post("/review", request, Some(&origin));
+        assert_eq!(status, 400, "{request}: {body}");
+        assert!(body.contains(why), "{request}: {body}");
+    }
+    let (status, _) = server.post(
+        "/review",
+        r#"{"game": "mangala", "moves": []}"#,
+        Some("http://evil.example"),
+    );
+    assert_eq!(status, 403);
+}
+
+/// A review longer than the server's limit on work is cut short and says so.
+#[test]
+fn a_review_past_the_think_limit_is_cut_short() {
+    let server = Server::start(&["--think-limit", "1"]);
+    use ludus::game::Game;
+    use ludus::games::senamukha::Position;
+    let path = format!(
+        "{}/tests/data/senamukha/game1.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let replay =
+        ludus::record::replay(Position::start(), &std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut position = Position::start();
+    let moves: Vec<String> = replay.moves[..40]
+        .iter()
+        .map(|&mv| {
+            let text = position.format_move(mv, Position::NOTATIONS[0].notation);
+            position.play(mv);
+            text
+        })
+        .collect();
+    let body = serde_json::json!({"game": "senamukha", "moves": moves, "nodes": 1_000_000});
+    let started = Instant::now();
+    let (status, body) = server.post("/review", &body.to_string(), None);
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let review: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(review["cutShort"], true, "{review}");
+    assert_eq!(review["moves"].as_array().unwrap().len(), 40);
+}

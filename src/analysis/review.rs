@@ -90,12 +90,16 @@ pub fn two_player_chances(wdl: &[u32], mover: usize) -> Vec<f64> {
     chances
 }
 
-/// A game reviewed: every move judged, and each player's summary.
+/// A game reviewed: every move judged, each player's summary, and every position's
+/// chances (what an evaluation graph draws).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Review {
     pub game: &'static str,
     pub moves: Vec<MoveReview>,
     pub players: Vec<PlayerReview>,
+    /// Each position's chances, the start's first and the last position's last: every
+    /// player's, per cent, in turn order; `None` where the analysis gave none.
+    pub chances: Vec<Option<Vec<f64>>>,
 }
 
 /// One move judged.
@@ -183,18 +187,27 @@ pub fn review<G: Play>(
     judge(&positions, &texts, &turns)
 }
 
-/// Reviews a record (records.md) of the game called `game`, from `start`'s position
-/// (the game's start when `None`) unless the record names its own.
-pub fn review_record(
+/// The game to review, by the name of a game of the registry.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// A record (records.md), which may name its own start.
+    Record(&'a str),
+    /// Moves, one a text, in any notation the game reads.
+    Moves(&'a [String]),
+}
+
+/// Reviews the game `source` of the game called `game`, from `start`'s position (the
+/// game's start when `None`; a record's own position tag comes first).
+pub fn review_game(
     game: &str,
     start: Option<&str>,
-    record: &str,
+    source: Source<'_>,
     settings: &Settings,
     stop: Option<&AtomicBool>,
 ) -> Result<Review, ReviewError> {
     struct Reviewing<'a> {
         start: Option<&'a str>,
-        record: &'a str,
+        source: Source<'a>,
         settings: &'a Settings,
         stop: Option<&'a AtomicBool>,
     }
@@ -207,13 +220,27 @@ pub fn review_record(
                 }
                 None => G::start(),
             };
-            let (start, moves) = replay(start, self.record)?;
+            let (start, moves) = match self.source {
+                Source::Record(text) => replay(start, text)?,
+                Source::Moves(texts) => {
+                    let mut position = start.clone();
+                    let mut moves = Vec::with_capacity(texts.len());
+                    for (k, text) in texts.iter().enumerate() {
+                        let mv = position
+                            .parse_move(text)
+                            .map_err(|e| ReviewError::Move(k, e.to_string()))?;
+                        position.play(mv);
+                        moves.push(mv);
+                    }
+                    (start, moves)
+                }
+            };
             Ok(review(&start, &moves, self.settings, self.stop))
         }
     }
     let reviewing = Reviewing {
         start,
-        record,
+        source,
         settings,
         stop,
     };
@@ -237,6 +264,8 @@ pub enum ReviewError {
     Game(String),
     Position(String),
     Record(crate::record::RecordError),
+    /// The move at this index (from 0) cannot be played, and why.
+    Move(usize, String),
 }
 
 impl From<crate::record::RecordError> for ReviewError {
@@ -251,6 +280,7 @@ impl fmt::Display for ReviewError {
             ReviewError::Game(name) => write!(f, "no game is called {name:?}"),
             ReviewError::Position(why) => write!(f, "the starting position: {why}"),
             ReviewError::Record(e) => write!(f, "the record: {e}"),
+            ReviewError::Move(k, why) => write!(f, "moves[{k}]: {why}"),
         }
     }
 }
@@ -359,6 +389,10 @@ fn judge<G: Game>(
         game: G::NAME,
         moves: judged,
         players: summary,
+        chances: chances
+            .into_iter()
+            .map(|c| c.map(|each| each.into_iter().map(|x| round(100.0 * x)).collect()))
+            .collect(),
     }
 }
 

@@ -34,6 +34,7 @@ use crate::engine::{Bounds, Engine, EngineError, OptionScope};
 use std::sync::Mutex;
 
 mod peers;
+mod review;
 mod session;
 
 use peers::PerPeer;
@@ -183,6 +184,11 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
             .route("/favicon.ico", get(favicon))
             .route("/sessions", get(sessions))
             .route("/ws", get(socket))
+            .route(
+                "/review",
+                axum::routing::post(review::review)
+                    .layer(axum::extract::DefaultBodyLimit::max(review::MAX_BODY)),
+            )
             .layer(axum::middleware::map_response(with_safety_headers))
             .with_state(server);
         accept(listener, app, peer_connections).await;

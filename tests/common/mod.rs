@@ -208,14 +208,21 @@ impl Server {
             "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let status = response[9..12].parse().unwrap();
-        let body = response
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default();
-        (status, body)
+        read_response(stream)
+    }
+
+    /// A POST of `body` (JSON) to `path`, from a page of `origin` if given.
+    pub fn post(&self, path: &str, body: &str, origin: Option<&str>) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        let origin = origin.map_or_else(String::new, |o| format!("Origin: {o}\r\n"));
+        write!(
+            stream,
+            "POST {path} HTTP/1.1\r\nHost: {}\r\n{origin}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.address,
+            body.len()
+        )
+        .unwrap();
+        read_response(stream)
     }
 
     pub fn own_origin(&self) -> String {
@@ -228,6 +235,18 @@ impl Server {
             .unwrap()
             .count()
     }
+}
+
+/// An HTTP response's status and body, read to the end.
+fn read_response(mut stream: TcpStream) -> (u16, String) {
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
 }
 
 impl Drop for Server {
