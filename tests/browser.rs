@@ -1162,3 +1162,55 @@ async fn a_review_marks_a_planted_blunder_and_goes_to_it() {
     page.screenshot("review").await;
     page.close().await;
 }
+
+/// A review of a finished Sena-Mukha game (the seeds' first) and of a Mentula game with
+/// a planted blunder: the Mentula graph draws a line a player, and the blunder is
+/// marked in the mover's column.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn reviews_of_a_finished_game_and_of_a_four_player_game() {
+    let page = Browser::open("senamukha").await;
+    let record = data("senamukha/game1.txt");
+    let plies = plies_of::<senamukha::Position>(&record);
+    page.replay_record(&record, plies).await;
+    page.click("#review-game").await;
+    page.wait_for(
+        &format!("document.getElementById('review-status').textContent.startsWith('reviewed {plies} moves')"),
+        "the review of the whole game",
+    )
+    .await;
+    let rows = page
+        .eval("[...document.querySelectorAll('#review-players tbody tr')].map((r) => r.dataset.player)")
+        .await;
+    assert_eq!(rows, json!(["white", "black"]));
+    page.screenshot("senamukha-review").await;
+    page.close().await;
+
+    let page = Browser::open("mentula").await;
+    let openings = data("mentula/openings.txt");
+    let opening = openings
+        .lines()
+        .filter(|l| l.starts_with("startpos"))
+        .nth(1)
+        .unwrap();
+    let moves: Vec<&str> = opening.split_whitespace().skip(2).collect();
+    let record = format!("{} b1-b2-b3", moves.join(" "));
+    page.replay_record(&record, 13).await;
+    page.click("#review-game").await;
+    page.wait_for(
+        "document.getElementById('review-status').textContent.startsWith('reviewed 13 moves')",
+        "the Mentula review",
+    )
+    .await;
+    assert_eq!(
+        page.eval("document.querySelectorAll('#review-graph polyline[data-player]').length")
+            .await,
+        json!(4)
+    );
+    let planted = page
+        .eval("[document.querySelector('#moves .move[data-ply=\"13\"]').dataset.mark, document.querySelector('#moves .move[data-ply=\"13\"]').dataset.player]")
+        .await;
+    assert_eq!(planted, json!(["blunder", "white"]));
+    page.screenshot("mentula-review").await;
+    page.close().await;
+}

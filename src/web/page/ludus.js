@@ -1323,7 +1323,9 @@ function drawReview() {
         'stroke-width': 1.5, 'vector-effect': 'non-scaling-stroke', 'data-player': players[seat] }));
     }
   }
-  svg.append(svgElement('line', { x1: 0, x2: width, y1: height / 2, y2: height / 2,
+  // The even chance: a half for two players, a quarter for four.
+  const even = y(100 / players.length);
+  svg.append(svgElement('line', { x1: 0, x2: width, y1: even, y2: even,
     stroke: '#888', 'stroke-dasharray': '4 3', 'vector-effect': 'non-scaling-stroke' }));
   svg.append(svgElement('line', { x1: x(state.view), x2: x(state.view), y1: 0, y2: height,
     stroke: '#2a6fdb', 'stroke-width': 2, 'vector-effect': 'non-scaling-stroke', class: 'shown' }));
