@@ -1214,3 +1214,162 @@ async fn reviews_of_a_finished_game_and_of_a_four_player_game() {
     page.screenshot("mentula-review").await;
     page.close().await;
 }
+
+/// What the page keeps of its game (issue 58): the moves, the position shown, the
+/// seats and the clock text; and the address.
+async fn kept(page: &Browser) -> Value {
+    page.eval("[state.game, state.start, state.moves, state.view, state.seats, document.getElementById('clock').value]")
+        .await
+}
+
+/// A reload in the middle of a game of each kind keeps it: its moves, the position
+/// shown, the seats and the clock; the address names the game and its moves; and the
+/// game goes on after it (issue 58).
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_reload_keeps_the_game_of_each_kind() {
+    for (game, record) in [
+        ("senamukha", data("senamukha/game1.txt")),
+        ("mentula", data("mentula/seed-short.txt")),
+        ("mangala", data("mangala/opening.txt")),
+    ] {
+        let page = Browser::open(game).await;
+        let plies = match game {
+            "senamukha" => plies_of::<senamukha::Position>(&record),
+            "mentula" => plies_of::<mentula::Position>(&record),
+            _ => plies_of::<mangala::Position>(&record),
+        };
+        page.replay_record(&record, plies).await;
+        set_clock(&page, "5+3").await;
+        page.set_seat(1, "depth 1").await;
+        let before = kept(&page).await;
+        let address = page.eval("location.search").await;
+        assert!(
+            address.as_str().unwrap().contains("moves="),
+            "{game}: {address}"
+        );
+        page.client.refresh().await.unwrap();
+        page.wait_for(
+            "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('game restored')",
+            "the game restored",
+        )
+        .await;
+        assert_eq!(kept(&page).await, before, "{game}");
+        assert_eq!(page.moves().await, plies, "{game}");
+        assert_eq!(page.shown().await, 2, "{game}");
+        page.close().await;
+    }
+    // Mid-game against ludus: the game goes on after the reload.
+    let page = Browser::open("mangala").await;
+    page.set_seat(1, "movetime 200").await;
+    page.click("#pit-C").await;
+    page.idle_after(2, "ludus's answer").await;
+    page.client.refresh().await.unwrap();
+    page.wait_for(
+        "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('game restored')",
+        "the game restored",
+    )
+    .await;
+    assert_eq!(page.moves().await, 2);
+    let mv = page.eval("state.legal[0]").await;
+    page.click(&format!("#pit-{}", mv.as_str().unwrap())).await;
+    page.idle_after(4, "ludus's answer after the reload").await;
+    page.close().await;
+}
+
+/// A move made at an earlier position asks before it replaces the moves after it, and
+/// keeps the game when told to (issue 58).
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_move_at_an_earlier_position_asks_before_replacing_the_rest() {
+    let page = Browser::open("mangala").await;
+    page.set_seat(1, "person").await;
+    page.replay_record("C d F a", 4).await;
+    page.click("#moves .move[data-ply='1']").await;
+    page.wait_for(
+        "document.querySelector('#moves .move.current[data-ply=\"1\"]') && document.body.dataset.state === 'idle'",
+        "the first move shown",
+    )
+    .await;
+    page.click("#pit-e").await;
+    page.wait_for("!document.getElementById('replace').hidden", "the question")
+        .await;
+    assert!(
+        page.text("#replace-text")
+            .await
+            .contains("replaces the 3 moves")
+    );
+    page.click("#replace-no").await;
+    page.wait_for("document.getElementById('replace').hidden", "the answer")
+        .await;
+    assert_eq!(page.moves().await, 4);
+    assert_eq!(page.eval("state.moves").await, json!(["C", "d", "F", "a"]));
+    page.click("#pit-e").await;
+    page.wait_for(
+        "!document.getElementById('replace').hidden",
+        "the question again",
+    )
+    .await;
+    page.click("#replace-yes").await;
+    page.idle_after(2, "the move played").await;
+    assert_eq!(page.eval("state.moves").await, json!(["C", "e"]));
+    page.close().await;
+}
+
+/// Stepping back while ludus thinks on its clock stops its search and its clock; at
+/// the end again it thinks on and does not lose on time (issue 58). The position and
+/// record boxes are emptied by a switch of game.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn looking_back_while_ludus_thinks_stops_its_clock() {
+    let page = Browser::open("mangala").await;
+    set_clock(&page, "0.25+0").await;
+    page.set_seat(1, "clock").await;
+    page.click("#pit-C").await;
+    page.wait_for("state.thinking", "ludus thinking").await;
+    page.click("#to-start").await;
+    page.wait_for(
+        "document.body.dataset.state === 'idle' && !state.thinking && state.view === 0",
+        "the start shown",
+    )
+    .await;
+    let first = clock_ms(&page, 1).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        clock_ms(&page, 1).await,
+        first,
+        "ludus's clock ran while it could not think"
+    );
+    page.click("#to-end").await;
+    page.idle_after(2, "ludus's move after the look back").await;
+    assert!(page.eval("state.clock.flag").await.is_null());
+    // A switch of game empties the boxes of the last game's texts.
+    page.click("#record-panel summary").await;
+    page.click("#position-panel summary").await;
+    page.type_into("#record-text", "C d").await;
+    page.type_into("#position-text", "2,0,0,0,0,0/0,0,0,0,0,0 S 35 35")
+        .await;
+    page.client
+        .find(Locator::Css("#game"))
+        .await
+        .unwrap()
+        .select_by_value("senamukha")
+        .await
+        .unwrap();
+    page.wait_for(
+        "document.querySelector('#board svg.senamukha') && document.body.dataset.state === 'idle'",
+        "the other game",
+    )
+    .await;
+    assert_eq!(
+        page.eval("document.getElementById('record-text').value")
+            .await,
+        json!("")
+    );
+    assert_eq!(
+        page.eval("document.getElementById('position-text').value")
+            .await,
+        json!("")
+    );
+    page.close().await;
+}

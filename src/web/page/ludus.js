@@ -309,6 +309,7 @@ async function refresh() {
   drawTurn();
   runClock();
   drawClocks();
+  save();
   setState('idle');
   maybeEngineMove();
 }
@@ -603,7 +604,16 @@ function chargeMove() {
 // or before the first move); called whenever that may have changed.
 function runClock() {
   const c = state.clock;
-  if (c.base === null || state.view !== state.moves.length) return;
+  if (c.base === null) return;
+  if (state.view !== state.moves.length) {
+    // Earlier moves are shown: ludus cannot think (its search is stopped), so its
+    // clock waits too; a person's runs on, as on lichess.
+    if (c.running !== null && state.seats[c.running] !== 'person') {
+      stopClock();
+      drawClocks();
+    }
+    return;
+  }
   const seat = c.started && !state.paused && !state.over ? state.mover : null;
   if (seat === c.running) return;
   stopClock();
@@ -795,8 +805,33 @@ async function nameLine() {
 
 // --- Moves by clicking --------------------------------------------------------------
 
+// Asks whether a move made at an earlier position may replace the `later` moves
+// after it; true when the person says so.
+function askReplace(later) {
+  const box = $('replace');
+  $('replace-text').textContent =
+    `This move replaces the ${later} move${later === 1 ? '' : 's'} played after this position.`;
+  box.hidden = false;
+  $('replace-yes').focus();
+  return new Promise((resolve) => {
+    const answer = (yes) => {
+      box.hidden = true;
+      $('replace-yes').onclick = null;
+      $('replace-no').onclick = null;
+      resolve(yes);
+    };
+    $('replace-yes').onclick = () => answer(true);
+    $('replace-no').onclick = () => answer(false);
+  });
+}
+
 // Plays a move (any notation the game reads) at the position shown; false if refused.
 async function playMove(text, by) {
+  const later = state.moves.length - state.view;
+  if (by === 'person' && later > 0 && !(await askReplace(later))) {
+    say('the game is kept; → or End goes back to its last move');
+    return false;
+  }
   setState('loading');
   // A move played while earlier moves are shown replaces the moves after them.
   const set = await engine.request(positionCommand(state.view));
@@ -1131,6 +1166,9 @@ async function newGame(game) {
   state.moves = [];
   state.view = 0;
   state.seats = [...gameInfo().seats];
+  // The boxes held the last game's texts.
+  $('position-text').value = '';
+  $('record-text').value = '';
   resetClocks();
   const notation = $('notation');
   notation.innerHTML = '';
@@ -1376,6 +1414,96 @@ function drawReview() {
   }
 }
 
+// --- A game that survives a reload --------------------------------------------------
+
+// The game on the page is kept in the browser (local storage) after every change and
+// when the page goes away, and the address names the game, its start and its moves:
+// a reload, or the address opened again, brings the game back with its seats, clocks
+// and board orientation. The time the page was away is not charged to any clock.
+const SAVED = 'ludus-game';
+
+function save() {
+  if (!state.game) return;
+  const c = state.clock;
+  const saved = {
+    game: state.game, start: state.start, moves: state.moves, view: state.view,
+    seats: state.seats, flipped: state.flipped, clock: $('clock').value,
+    left: c.base === null ? null : gameInfo().players.map((_, i) => Math.max(0, Math.round(remaining(i)))),
+    started: c.started, flag: c.flag,
+  };
+  try {
+    localStorage.setItem(SAVED, JSON.stringify(saved));
+  } catch {
+    // Storage refused (private mode, full): the address still names the game.
+  }
+  const params = new URLSearchParams({ game: state.game });
+  if (state.start !== null) params.set('fen', state.start);
+  if (state.moves.length) params.set('moves', state.moves.join(' '));
+  const address = `?${params}`;
+  if (location.search !== address) history.replaceState(null, '', address);
+}
+
+function loadSaved() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SAVED));
+    return saved && typeof saved === 'object' && Array.isArray(saved.moves) ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+// Brings back the game the address names, or else the one kept in the browser: its
+// moves checked by the engine first (a game it refuses is not restored, and says why).
+async function restore(params, saved) {
+  const fromAddress = params.has('moves') || params.has('fen');
+  const start = fromAddress ? params.get('fen') : saved?.start ?? null;
+  const moves = fromAddress
+    ? (params.get('moves') || '').split(/\s+/).filter((m) => m)
+    : saved?.moves ?? [];
+  if (start === null && !moves.length) return;
+  const setup = start === null ? 'startpos' : `fen ${start}`;
+  const check = await engine.request(moves.length ? `position ${setup} moves ${moves.join(' ')}` : `position ${setup}`);
+  if (!check.ok) {
+    say(`the game in the address could not be restored: ${check.text}`, 'error');
+    await refresh();
+    return;
+  }
+  await stopThinking();
+  state.start = start;
+  state.moves = moves;
+  state.view = moves.length;
+  // The seats, clocks and orientation come back with the game they were kept with.
+  const same = saved && saved.game === state.game && saved.start === start &&
+    JSON.stringify(saved.moves) === JSON.stringify(moves);
+  if (same) {
+    state.view = Math.max(0, Math.min(moves.length, Number(saved.view) || 0));
+    if (Array.isArray(saved.seats) && saved.seats.length === state.seats.length) {
+      const kinds = new Set(seatKinds(gameInfo()).map(([value]) => value));
+      state.seats = saved.seats.map((kind, i) => (kinds.has(kind) ? kind : state.seats[i]));
+    }
+    state.flipped = Boolean(saved.flipped);
+    orient();
+    const control = typeof saved.clock === 'string' ? readClock(saved.clock) : null;
+    if (control) {
+      $('clock').value = saved.clock;
+      Object.assign(state.clock, { base: control.base, inc: control.inc, perMove: control.perMove });
+      resetClocks();
+      if (Array.isArray(saved.left) && saved.left.length === state.clock.left.length) {
+        state.clock.left = saved.left.map((ms) => Math.max(0, Number(ms) || 0));
+      }
+      state.clock.started = Boolean(saved.started);
+      state.clock.flag = Number.isInteger(saved.flag) ? saved.flag : null;
+    }
+  } else {
+    // A game from an address alone: shown at its end, everyone a person, so that
+    // nobody moves in it before it is looked at.
+    state.seats = state.seats.map(() => 'person');
+  }
+  clearTransient();
+  say(`game restored: ${moves.length} move${moves.length === 1 ? '' : 's'}`);
+  await refresh();
+}
+
 // --- Start ---------------------------------------------------------------------------
 
 function wire() {
@@ -1464,10 +1592,17 @@ async function main() {
     return;
   }
   await loadGames();
-  const wanted = new URLSearchParams(location.search).get('game');
+  const params = new URLSearchParams(location.search);
+  const saved = loadSaved();
+  const wanted = params.get('game') ?? saved?.game;
   const game = GAMES[wanted] ? wanted : Object.keys(GAMES)[0];
   $('game').value = game;
   await newGame(game);
+  if (params.get('game') === game || (!params.has('game') && saved?.game === game)) {
+    await restore(params, saved?.game === game ? saved : null);
+  }
+  // The clocks as they stand when the page goes away.
+  window.addEventListener('pagehide', save);
 }
 
 main();
