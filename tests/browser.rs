@@ -1292,25 +1292,28 @@ async fn a_move_at_an_earlier_position_asks_before_replacing_the_rest() {
     )
     .await;
     page.click("#pit-e").await;
-    page.wait_for("!document.getElementById('replace').hidden", "the question")
-        .await;
+    page.wait_for(
+        "!document.getElementById('question').hidden",
+        "the question",
+    )
+    .await;
     assert!(
-        page.text("#replace-text")
+        page.text("#question-text")
             .await
             .contains("replaces the 3 moves")
     );
-    page.click("#replace-no").await;
-    page.wait_for("document.getElementById('replace').hidden", "the answer")
+    page.click("#answer-no").await;
+    page.wait_for("document.getElementById('question').hidden", "the answer")
         .await;
     assert_eq!(page.moves().await, 4);
     assert_eq!(page.eval("state.moves").await, json!(["C", "d", "F", "a"]));
     page.click("#pit-e").await;
     page.wait_for(
-        "!document.getElementById('replace').hidden",
+        "!document.getElementById('question').hidden",
         "the question again",
     )
     .await;
-    page.click("#replace-yes").await;
+    page.click("#answer-yes").await;
     page.idle_after(2, "the move played").await;
     assert_eq!(page.eval("state.moves").await, json!(["C", "e"]));
     page.close().await;
@@ -1371,5 +1374,91 @@ async fn looking_back_while_ludus_thinks_stops_its_clock() {
             .await,
         json!("")
     );
+    page.close().await;
+}
+
+/// Resign, abort and draw offers (issue 58): abort before every player has moved,
+/// resign after, each ending the game with its reason shown and kept over a reload;
+/// no take-back after; ludus declines a draw when it stands better; a person seat is
+/// asked.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn resign_abort_and_draw_end_the_game_with_their_reasons() {
+    let page = Browser::open("senamukha").await;
+    let visible = |id: &str| {
+        format!(
+            "!document.getElementById('{id}').hidden && !document.getElementById('{id}').disabled"
+        )
+    };
+    assert_eq!(page.eval(&visible("abort")).await, json!(true));
+    assert_eq!(
+        page.eval("document.getElementById('resign').hidden").await,
+        json!(true)
+    );
+    page.click("#abort").await;
+    assert_eq!(page.result().await, json!("Game aborted: no result"));
+    page.click("#new-game").await;
+    page.wait_for(
+        "document.getElementById('result').hidden && document.body.dataset.state === 'idle'",
+        "a new game",
+    )
+    .await;
+    page.set_seat(1, "depth 1").await;
+    type_move(&page, "e4e5").await;
+    page.idle_after(2, "ludus's answer").await;
+    assert_eq!(page.eval(&visible("resign")).await, json!(true));
+    page.click("#resign").await;
+    assert_eq!(
+        page.result().await,
+        json!("Game over: black wins (white resigned)")
+    );
+    page.click("#undo").await;
+    page.wait_for(
+        "document.getElementById('message').textContent.startsWith('the game is over')",
+        "no take-back",
+    )
+    .await;
+    assert_eq!(page.moves().await, 2);
+    page.client.refresh().await.unwrap();
+    page.wait_for(
+        "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('game restored')",
+        "the game restored",
+    )
+    .await;
+    assert_eq!(
+        page.result().await,
+        json!("Game over: black wins (white resigned)")
+    );
+    // Two rooks down, White offers a draw: ludus declines.
+    page.set_position("3nenrn3/3ppppp3/nrnenknenrn/ppppp1ppppp/11/11/11/PPPPP1PPPPP/N1NENKNEN1N/3PPPPP3/3NRNEN3 w - - 0 1")
+        .await;
+    page.set_seat(1, "depth 1").await;
+    type_move(&page, "e4e5").await;
+    page.idle_after(2, "ludus's answer").await;
+    page.click("#offer-draw").await;
+    page.wait_for(
+        "document.getElementById('message').textContent.includes('declines the draw')",
+        "the draw declined",
+    )
+    .await;
+    assert_eq!(
+        page.eval("document.getElementById('result').hidden").await,
+        json!(true)
+    );
+    // Against a person, the other person is asked.
+    page.set_seat(1, "person").await;
+    page.click("#offer-draw").await;
+    page.wait_for(
+        "!document.getElementById('question').hidden",
+        "the question",
+    )
+    .await;
+    assert!(
+        page.text("#question-text")
+            .await
+            .contains("white offers a draw")
+    );
+    page.click("#answer-yes").await;
+    assert_eq!(page.result().await, json!("Game over: draw agreed"));
     page.close().await;
 }

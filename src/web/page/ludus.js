@@ -175,6 +175,10 @@ const state = {
   cursor: null, // the id of the place the keyboard's cursor is on
   places: new Map(), // each legal move's places (legal_places)
   named: new Map(), // each legal move in the notation chosen
+  // A game ended by the players rather than the rules (a resignation, a draw agreed,
+  // an abort): { text } as the result shows it; null while the game goes on.
+  ended: null,
+  endedByRules: false, // the game's last position is an end by the rules
   // The last review asked for: the game, start and moves it is of, and the server's
   // answer (null while it runs); see currentReview.
   review: null,
@@ -292,7 +296,8 @@ async function refresh() {
   if (epoch !== state.epoch) return;
   drawBoard(diagram.text);
   readLegal(places.ok ? places.text : '', named.ok ? named.text : '');
-  state.over = mover.text === 'none' || state.clock.flag !== null;
+  if (state.view === state.moves.length) state.endedByRules = mover.text === 'none';
+  state.over = mover.text === 'none' || state.clock.flag !== null || state.ended !== null;
   state.mover = state.over ? null : gameInfo().players.indexOf(mover.text);
   drawMoves();
   drawReview();
@@ -490,7 +495,12 @@ function drawTurn() {
 function drawResult(status) {
   const result = $('result');
   const flag = state.clock.flag;
-  if (flag !== null) {
+  drawControls();
+  if (state.ended) {
+    result.hidden = false;
+    result.textContent = state.ended.text;
+    $('board').dataset.status = 'over';
+  } else if (flag !== null) {
     // Lost on time: with two players the other wins.
     const players = gameInfo().players;
     const lost = `${players[flag]} lost on time`;
@@ -808,21 +818,8 @@ async function nameLine() {
 // Asks whether a move made at an earlier position may replace the `later` moves
 // after it; true when the person says so.
 function askReplace(later) {
-  const box = $('replace');
-  $('replace-text').textContent =
-    `This move replaces the ${later} move${later === 1 ? '' : 's'} played after this position.`;
-  box.hidden = false;
-  $('replace-yes').focus();
-  return new Promise((resolve) => {
-    const answer = (yes) => {
-      box.hidden = true;
-      $('replace-yes').onclick = null;
-      $('replace-no').onclick = null;
-      resolve(yes);
-    };
-    $('replace-yes').onclick = () => answer(true);
-    $('replace-no').onclick = () => answer(false);
-  });
+  const moves = `${later} move${later === 1 ? '' : 's'}`;
+  return ask(`This move replaces the ${moves} played after this position.`, 'Replace them', 'Keep the game');
 }
 
 // Plays a move (any notation the game reads) at the position shown; false if refused.
@@ -1130,6 +1127,11 @@ async function stepTo(view) {
 }
 
 async function undo() {
+  if (state.ended || state.clock.flag !== null) {
+    // As on lichess: no take-back once the players (or a clock) have ended the game.
+    say(`the game is over (${(state.ended?.text ?? $('result').textContent).replace(/^Game over: /, '')}): New game to play again`);
+    return;
+  }
   await stopThinking();
   // Back to the last position where a person was to move (at least one move).
   let view = Math.min(state.view, state.moves.length) - 1;
@@ -1165,6 +1167,7 @@ async function newGame(game) {
   state.start = null;
   state.moves = [];
   state.view = 0;
+  state.ended = null;
   state.seats = [...gameInfo().seats];
   // The boxes held the last game's texts.
   $('position-text').value = '';
@@ -1192,6 +1195,7 @@ async function setPosition() {
   state.start = text;
   state.moves = [];
   state.view = 0;
+  state.ended = null;
   resetClocks();
   clearTransient();
   say('position set');
@@ -1226,6 +1230,7 @@ async function loadRecord() {
   state.start = start;
   state.moves = moves;
   state.view = 0;
+  state.ended = null;
   resetClocks();
   clearTransient();
   say(`record loaded: ${moves.length} moves; step through with → or the buttons`);
@@ -1414,6 +1419,120 @@ function drawReview() {
   }
 }
 
+// --- Ending a game: resign, a draw, abort ---------------------------------------------
+
+// The person who acts for the page: the person to move, else the only person seat;
+// null when no seat, or more than one seat not to move, is a person's.
+function actingPerson() {
+  const at = state.moves.length;
+  if (state.view === at && state.mover !== null && state.seats[state.mover] === 'person') return state.mover;
+  const persons = state.seats.map((kind, i) => (kind === 'person' ? i : null)).filter((i) => i !== null);
+  return persons.length === 1 ? persons[0] : null;
+}
+
+// Which of resign, draw and abort apply now: two players only (Mentula's players
+// leave only by the rules' end), a game going on, a person to act; abort before every
+// player has moved, resign and draw after.
+function drawControls() {
+  const players = gameInfo().players;
+  const going = !state.ended && state.clock.flag === null && !state.endedByRules;
+  const person = actingPerson();
+  const early = state.moves.length < players.length;
+  const two = players.length === 2;
+  $('game-controls').hidden = !two;
+  $('abort').hidden = !early;
+  $('resign').hidden = early;
+  $('offer-draw').hidden = early;
+  for (const id of ['abort', 'resign', 'offer-draw']) $(id).disabled = !going || person === null;
+}
+
+async function endGame(text) {
+  await stopThinking();
+  stopClock();
+  state.view = state.moves.length;
+  state.ended = { text };
+  clearTransient();
+  await refresh();
+}
+
+async function resign() {
+  const person = actingPerson();
+  if (person === null) return;
+  const players = gameInfo().players;
+  await endGame(`Game over: ${players[1 - person]} wins (${players[person]} resigned)`);
+}
+
+async function abort() {
+  if (actingPerson() === null) return;
+  await endGame('Game aborted: no result');
+}
+
+// ludus's view of the game's last position, for a draw offer: a short search's score,
+// its own (centi-units; a mate as ±PROVEN·10).
+async function ludusScore(seat) {
+  let last = null;
+  const show = engine.onInfo;
+  engine.onInfo = (line) => {
+    const words = line.split(' ');
+    const s = words.indexOf('score');
+    if (s >= 0) last = words[s + 1] === 'mate' ? Math.sign(Number(words[s + 2])) * PROVEN * 10 : Number(words[s + 2]);
+  };
+  try {
+    await engine.request(positionCommand(state.moves.length));
+    await engine.think('nodes 30000');
+  } finally {
+    engine.onInfo = show;
+  }
+  if (last === null) return 0;
+  // The score is the side to move's.
+  return state.mover === seat ? last : -last;
+}
+
+// The draw is agreed when the other seat is a person who accepts, or ludus, which
+// accepts when it does not think it stands better by more than a third of a unit.
+const DRAW_MARGIN = 30;
+
+async function offerDraw() {
+  const person = actingPerson();
+  if (person === null) return;
+  const players = gameInfo().players;
+  const other = 1 - person;
+  await stopThinking();
+  state.view = state.moves.length;
+  await refresh();
+  let accepted;
+  if (state.seats[other] === 'person') {
+    accepted = await ask(`${players[person]} offers a draw. ${players[other]}: accept it?`, 'Accept the draw', 'Decline');
+  } else {
+    setState('loading');
+    const score = await ludusScore(other);
+    accepted = score <= DRAW_MARGIN;
+    if (!accepted) say(`ludus (${players[other]}) declines the draw: it thinks it stands better`);
+  }
+  if (accepted) await endGame(`Game over: draw agreed`);
+  else await refresh();
+}
+
+// A question with two answers, in the page (not a blocking dialog); true for `yes`.
+function ask(question, yes, no) {
+  const box = $('question');
+  $('question-text').textContent = question;
+  $('answer-yes').textContent = yes;
+  $('answer-no').textContent = no;
+  box.hidden = false;
+  $('answer-yes').focus();
+  return new Promise((resolve) => {
+    const answer = (value) => {
+      box.hidden = true;
+      $('answer-yes').onclick = null;
+      $('answer-no').onclick = null;
+      resolve(value);
+    };
+    $('answer-yes').onclick = () => answer(true);
+    $('answer-no').onclick = () => answer(false);
+  });
+}
+
 // --- A game that survives a reload --------------------------------------------------
 
 // The game on the page is kept in the browser (local storage) after every change and
@@ -1429,7 +1548,7 @@ function save() {
     game: state.game, start: state.start, moves: state.moves, view: state.view,
     seats: state.seats, flipped: state.flipped, clock: $('clock').value,
     left: c.base === null ? null : gameInfo().players.map((_, i) => Math.max(0, Math.round(remaining(i)))),
-    started: c.started, flag: c.flag,
+    started: c.started, flag: c.flag, ended: state.ended,
   };
   try {
     localStorage.setItem(SAVED, JSON.stringify(saved));
@@ -1494,6 +1613,7 @@ async function restore(params, saved) {
       state.clock.started = Boolean(saved.started);
       state.clock.flag = Number.isInteger(saved.flag) ? saved.flag : null;
     }
+    if (typeof saved.ended?.text === 'string') state.ended = { text: saved.ended.text };
   } else {
     // A game from an address alone: shown at its end, everyone a person, so that
     // nobody moves in it before it is looked at.
@@ -1550,6 +1670,9 @@ function wire() {
   $('load-record').addEventListener('click', loadRecord);
   $('copy-record').addEventListener('click', copyRecord);
   $('review-game').addEventListener('click', reviewGame);
+  $('resign').addEventListener('click', resign);
+  $('offer-draw').addEventListener('click', offerDraw);
+  $('abort').addEventListener('click', abort);
   document.addEventListener('keydown', (event) => {
     if (event.target.closest('textarea, input, select')) return;
     const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
