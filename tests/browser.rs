@@ -613,6 +613,13 @@ async fn senamukha_in_the_browser() {
     let (from, to) = split_coordinates(mate);
     page.click_square(from).await;
     page.click_square(to).await;
+    // The mate replaces the record's own last move: the page asks first.
+    page.wait_for(
+        "!document.getElementById('question').hidden",
+        "the question",
+    )
+    .await;
+    page.click("#answer-yes").await;
     assert_eq!(
         page.result().await,
         json!("Game over: black wins (checkmate)")
@@ -1460,5 +1467,47 @@ async fn resign_abort_and_draw_end_the_game_with_their_reasons() {
     );
     page.click("#answer-yes").await;
     assert_eq!(page.result().await, json!("Game over: draw agreed"));
+    page.close().await;
+}
+
+/// ludus's thinking names its viewpoint and its chances, and its line is in the
+/// notation chosen while it thinks, not only once it has moved (issue 58); Mentula's
+/// numbers are each player's chance of first place.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn the_thinking_line_states_its_viewpoint_and_keeps_its_notation() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "movetime 3000").await;
+    type_move(&page, "Ni3–h5").await;
+    page.wait_for(
+        "state.thinking && document.getElementById('thinking').textContent.includes(' · ')",
+        "a line while ludus thinks",
+    )
+    .await;
+    let live = page.text("#thinking").await;
+    assert!(live.starts_with("ludus (black): depth "), "{live}");
+    assert!(live.contains(" for black (wins "), "{live}");
+    let moves = live.rsplit(" · ").next().unwrap();
+    assert!(
+        !moves.is_empty() && moves.split(' ').all(|m| m.contains('–') || m.contains(':')),
+        "the live line is in the long form: {live}"
+    );
+    page.close().await;
+    let page = Browser::open("mentula").await;
+    page.set_seat(1, "movetime 3000").await;
+    page.set_seat(2, "person").await;
+    page.set_seat(3, "person").await;
+    let mv = page.eval("state.legal[0]").await;
+    type_move(&page, mv.as_str().unwrap()).await;
+    page.wait_for(
+        "state.thinking && document.getElementById('thinking').textContent.includes('first place')",
+        "Mentula's chances while ludus thinks",
+    )
+    .await;
+    let live = page.text("#thinking").await;
+    assert!(
+        live.contains("first place: white ") && live.contains(" %, yellow "),
+        "{live}"
+    );
     page.close().await;
 }

@@ -105,6 +105,9 @@ impl From<OptionError> for GameError {
     }
 }
 
+/// Names a line of canonical moves in another notation (see [`AnyGame::line_namer`]).
+pub type LineNamer = Box<dyn FnMut(&[String]) -> Vec<String> + Send>;
+
 /// What the command loop does with the current game.
 pub trait AnyGame: Send {
     fn name(&self) -> &'static str;
@@ -148,6 +151,10 @@ pub trait AnyGame: Send {
     /// Counts the tree below every legal move; `None` when stopped.
     fn divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>>;
     fn record(&self, notation: Option<&str>) -> Result<String, GameError>;
+    /// Writes lines of canonical moves from the current position in `notation`: a
+    /// copy of the position made now, so that a search's lines can be named while the
+    /// search has the game. A line is written up to its first move that does not read.
+    fn line_namer(&self, notation: &str) -> Result<LineNamer, GameError>;
     /// Replays a record from its position tag's position, or else from the start
     /// position, replacing the game.
     fn load_record(&mut self, text: &str) -> Result<(), GameError>;
@@ -428,6 +435,26 @@ where
     fn record(&self, notation: Option<&str>) -> Result<String, GameError> {
         let notation = Self::notation(notation)?;
         Ok(record::write(&self.start, &self.moves, None, notation))
+    }
+
+    fn line_namer(&self, notation: &str) -> Result<LineNamer, GameError> {
+        // Checked now; looked up again by its name in the closure, which must be Send.
+        Self::notation(Some(notation))?;
+        let name = notation.to_string();
+        let root = self.position.clone();
+        Ok(Box::new(move |line: &[String]| {
+            let notation = Self::notation(Some(&name)).expect("checked when made");
+            let mut position = root.clone();
+            let mut named = Vec::with_capacity(line.len());
+            for text in line {
+                let Ok(mv) = position.read_move(text) else {
+                    break;
+                };
+                named.push(position.format_move(mv, notation));
+                position.play(mv);
+            }
+            named
+        }))
     }
 
     fn load_record(&mut self, text: &str) -> Result<(), GameError> {

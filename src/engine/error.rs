@@ -127,6 +127,8 @@ pub enum LimitError {
     },
     /// `time` or `inc` without a player.
     MissingPlayer { what: String },
+    /// `go notation` naming no notation.
+    MissingNotation,
     /// `time` or `inc` naming no player of the game.
     UnknownPlayer {
         what: String,
@@ -173,6 +175,9 @@ impl fmt::Display for LimitError {
                 write!(f, ": {} ({min} to {max}{per})", quoted(text))
             }
             LimitError::MissingPlayer { what } => write!(f, "{what} needs a player"),
+            LimitError::MissingNotation => {
+                f.write_str("notation needs the name of one of the game's notations")
+            }
             LimitError::UnknownPlayer {
                 what,
                 text,

@@ -33,6 +33,9 @@ pub struct SearchRequest {
     pub ponder: bool,
     /// Only these root moves (any notation the game reads); empty: all.
     pub searchmoves: Vec<String>,
+    /// The notation of the moves of the reported lines (`pv`); `None`: the canonical
+    /// one. The best move is canonical in any case.
+    pub notation: Option<String>,
     /// When the request arrived: the clock counts from here.
     pub received: Option<Instant>,
 }

@@ -543,8 +543,12 @@ impl Engine {
         })
     }
 
-    /// Whether [`Engine::go`] would take `request` (its search moves legal).
+    /// Whether [`Engine::go`] would take `request` (its search moves legal, its
+    /// notation the game's).
     pub fn check_request(&mut self, request: &SearchRequest) -> Result<(), EngineError> {
+        if let Some(notation) = &request.notation {
+            let _checked = self.game().line_namer(notation)?;
+        }
         self.limits(request).map(|_| ())
     }
 
@@ -564,6 +568,10 @@ impl Engine {
             return Err(EngineError::GameOver);
         }
         let mut limits = self.limits(&request)?;
+        let mut namer = match &request.notation {
+            Some(notation) => Some(self.game().line_namer(notation)?),
+            None => None,
+        };
         let (weakened, above_full_strength) = self.weakened();
         if let Some(w) = &weakened {
             w.skill.weaken(&w.scale, &mut limits);
@@ -599,7 +607,11 @@ impl Engine {
                 (*events)(event);
             };
             let searched = job.search(limits, weakened, &mut |info| {
-                send(Event::Info(info.clone()))
+                let mut info = info.clone();
+                if let Some(name) = &mut namer {
+                    info.pv = name(&info.pv);
+                }
+                send(Event::Info(info))
             });
             let mut done = Done {
                 ponder: searched.ponder,

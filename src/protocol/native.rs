@@ -323,6 +323,10 @@ impl Session {
                     search.ponder = true;
                     continue;
                 }
+                "notation" => {
+                    let name = arg(i).ok_or(limit(engine::LimitError::MissingNotation))?;
+                    search.notation = Some(name.to_string());
+                }
                 "searchmoves" => {
                     while i < args.len()
                         && !GO_WORDS.contains(&args[i].to_ascii_lowercase().as_str())
@@ -469,6 +473,7 @@ const GO_WORDS: &[&str] = &[
     "time",
     "inc",
     "searchmoves",
+    "notation",
 ];
 
 fn pong(args: &[String]) -> String {

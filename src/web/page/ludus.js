@@ -741,7 +741,8 @@ async function engineMove(limits, level) {
       if (!set.ok) throw new Error(set.text);
       engine.level = level;
     }
-    best = await engine.think(limits);
+    // The live line in the notation chosen (`go ... notation`), as the list shows moves.
+    best = await engine.think(`${limits} notation ${$('notation').value}`);
   } catch (e) {
     state.thinking = false;
     say(`ludus could not search: ${e.message}`, 'error');
@@ -751,11 +752,12 @@ async function engineMove(limits, level) {
   if (epoch !== state.epoch || !state.thinking) return;
   state.thinking = false;
   if (best === 'none') return;
-  await nameLine();
-  if (epoch !== state.epoch) return;
   await playMove(best, 'ludus');
 }
 
+// ludus's thinking as a person reads it: the depth, the score for the side that
+// thinks (named), its chances (the session shows `wdl`), the nodes and the line in the
+// notation chosen. Mentula: each player's chance of first place.
 function showInfo(line) {
   const words = line.split(' ');
   const field = (name) => {
@@ -763,54 +765,37 @@ function showInfo(line) {
     return i < 0 ? null : words[i + 1];
   };
   if (field('string') !== null && words[1] === 'string') return;
+  const players = gameInfo().players;
+  const mover = players[state.mover];
   const depth = field('depth');
+  const w = words.indexOf('wdl');
+  const wdl = w < 0 ? null : words.slice(w + 1, w + 1 + (players.length === 2 ? 3 : players.length)).map(Number);
+  const percent = (permille) => `${Math.round(permille / 10)} %`;
   let score = '';
   const s = words.indexOf('score');
   if (s >= 0) {
     const value = Number(words[s + 2]);
     if (words[s + 1] === 'mate') {
-      score = value > 0 ? `mates in ${value} plies` : `is mated in ${-value} plies`;
+      score = value > 0 ? `${mover} mates in ${value} plies` : `${mover} is mated in ${-value} plies`;
     } else if (Math.abs(value) >= PROVEN) {
       const margin = value > 0 ? value - PROVEN : value + PROVEN;
-      score = value > 0 ? `wins by ${margin}` : `loses by ${-margin}`;
+      score = value > 0 ? `${mover} wins by ${margin}` : `${mover} loses by ${-margin}`;
     } else {
-      score = `${value >= 0 ? '+' : ''}${(value / 100).toFixed(2)}`;
+      score = `${value >= 0 ? '+' : ''}${(value / 100).toFixed(2)} for ${mover}`;
     }
+    if (wdl) score += ` (wins ${percent(wdl[0])}, draws ${percent(wdl[1])})`;
   }
-  const many = words.indexOf('scores');
-  if (many >= 0) {
-    const players = gameInfo().players;
-    score = players.map((p, k) => `${p} ${words[many + 1 + k]}`).join(', ');
+  if (words.indexOf('scores') >= 0) {
+    score = wdl
+      ? `first place: ${players.map((p, k) => `${p} ${percent(wdl[k])}`).join(', ')}`
+      : `evaluations: ${players.map((p, k) => `${p} ${words[words.indexOf('scores') + 1 + k]}`).join(', ')}`;
   }
   const pv = words.indexOf('pv');
   const moves = pv >= 0 ? words.slice(pv + 1) : [];
   const nodes = field('nodes');
-  const head = `ludus (${gameInfo().players[state.mover]}): depth ${depth} · ${score} · ${nodes} nodes · `;
+  const head = `ludus (${mover}): depth ${depth} · ${score} · ${nodes} nodes · `;
   state.line = { head, moves };
   $('thinking').textContent = head + moves.join(' ');
-}
-
-// The engine's last line named in the notation chosen, once the search has ended
-// (while it runs, the engine serves nothing that needs the game, so the live line is
-// in the canonical notation): the line played on from the position shown, and the
-// record's words for its moves.
-async function nameLine() {
-  const line = state.line;
-  state.line = null;
-  if (!line || !line.moves.length) return;
-  const setup = positionCommand(state.view);
-  const join = setup.includes(' moves ') ? ' ' : ' moves ';
-  const [set, record] = await Promise.all([
-    engine.request(setup + join + line.moves.join(' ')),
-    engine.request(`record ${$('notation').value}`),
-    engine.request(setup),
-  ]);
-  if (!set.ok || !record.ok) return;
-  const named = recordTurns(record.text, gameInfo().players.length, 0)
-    .filter((t) => !t.skip)
-    .slice(-line.moves.length)
-    .map((t) => t.text);
-  if (named.length === line.moves.length) $('thinking').textContent = line.head + named.join(' ');
 }
 
 // --- Moves by clicking --------------------------------------------------------------
@@ -1715,6 +1700,8 @@ async function main() {
     return;
   }
   await loadGames();
+  // ludus's chances beside its scores, for the line it shows (wdl.md).
+  await engine.request('setoption name UCI_ShowWDL value true');
   const params = new URLSearchParams(location.search);
   const saved = loadSaved();
   const wanted = params.get('game') ?? saved?.game;
