@@ -1511,3 +1511,98 @@ async fn the_thinking_line_states_its_viewpoint_and_keeps_its_notation() {
     );
     page.close().await;
 }
+
+/// Analysis mode (issue 58): ludus analyses the position shown, three lines in the
+/// move list's notation, the best move as an arrow, an evaluation bar that screen
+/// readers read as a meter named "evaluation" (Mentula: one a player); a new position
+/// shown is analysed anew; a right-drag draws an arrow; nobody moves for ludus until
+/// analysis is off.
+#[tokio::test]
+#[ignore = "needs chromium, chromium-driver and tests/axe; .ci/run runs it"]
+async fn analysis_mode_shows_lines_arrows_and_the_evaluation_meter() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "movetime 200").await;
+    page.click("#analysis").await;
+    page.wait_for(
+        "document.querySelectorAll('#analysis-lines li').length === 3 && document.querySelector('#board polyline.arrow.best')",
+        "three lines and the best arrow",
+    )
+    .await;
+    let meter = page
+        .eval("(() => { const m = document.querySelector('[role=meter][aria-label=evaluation]'); return [m.getAttribute('aria-valuenow'), m.getAttribute('aria-valuetext')]; })()")
+        .await;
+    let now: u32 = meter[0].as_str().unwrap().parse().unwrap();
+    assert!((1..100).contains(&now), "{meter}");
+    assert!(meter[1].as_str().unwrap().starts_with("white "), "{meter}");
+    let lines = page
+        .eval("[...document.querySelectorAll('#analysis-lines li')].map((l) => l.textContent)")
+        .await;
+    for line in lines.as_array().unwrap() {
+        let line = line.as_str().unwrap();
+        assert!(line.contains(" for white "), "{line}");
+        assert!(line.contains('–'), "the long form: {line}");
+    }
+    // A move played in analysis: ludus does not answer it, and analyses the new
+    // position for black.
+    type_move(&page, "Ni3–h5").await;
+    page.wait_for(
+        "document.querySelectorAll('#moves .move').length === 1 && document.getElementById('analysis-head').textContent.includes('for black')",
+        "the analysis of the new position",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(page.moves().await, 1, "ludus moved in analysis mode");
+    // A right-drag from e4 to e5 draws an arrow.
+    let (x0, y0) = page.centre_of("e4").await;
+    let (x1, y1) = page.centre_of("e5").await;
+    let right = 2;
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x0,
+            y: y0,
+        })
+        .then(PointerAction::Down { button: right })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(100)),
+            x: x1,
+            y: y1,
+        })
+        .then(PointerAction::Up { button: right });
+    page.client.perform_actions(mouse).await.unwrap();
+    page.wait_for(
+        "document.querySelector('#board polyline.arrow.drawn[data-from=e4][data-to=e5]')",
+        "the drawn arrow",
+    )
+    .await;
+    let faults = accessibility_faults(&page).await;
+    assert!(faults.is_empty(), "{faults:#?}");
+    page.screenshot("senamukha-analysis").await;
+    // Analysis off: ludus answers.
+    page.click("#analysis").await;
+    page.idle_after(2, "ludus's move after analysis").await;
+    assert_eq!(
+        page.eval("document.getElementById('analysis-panel').hidden")
+            .await,
+        json!(true)
+    );
+    page.close().await;
+
+    let page = Browser::open("mentula").await;
+    page.click("#analysis").await;
+    page.wait_for(
+        "document.querySelectorAll('[role=meter][aria-label^=\"evaluation \"]').length === 4 && document.querySelectorAll('#analysis-lines li').length >= 1 && document.querySelector('#board polyline.arrow.best')",
+        "Mentula's four meters",
+    )
+    .await;
+    page.close().await;
+
+    let page = Browser::open("mangala").await;
+    page.click("#analysis").await;
+    page.wait_for(
+        "document.querySelector('#board circle.ring.best') && document.querySelectorAll('#analysis-lines li').length === 3",
+        "Mangala's best pit ringed",
+    )
+    .await;
+    page.close().await;
+}
