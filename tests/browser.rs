@@ -1606,3 +1606,71 @@ async fn analysis_mode_shows_lines_arrows_and_the_evaluation_meter() {
     .await;
     page.close().await;
 }
+
+/// A Mangala II pass is announced as it happens, and the list shows it at once
+/// (issue 58).
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_mangala_pass_is_announced_when_it_happens() {
+    let page = Browser::open("mangala").await;
+    page.set_seat(1, "person").await;
+    page.set_position("2,0,0,0,0,0/0,0,0,0,0,0 S 35 35").await;
+    page.click("#pit-A").await;
+    page.idle_after(1, "A sown").await;
+    assert_eq!(page.move_list().await, "1. A -");
+    let message = page.message().await;
+    assert!(
+        message.contains("north cannot move and passes"),
+        "{message}"
+    );
+    page.close().await;
+}
+
+/// The marks of a chosen man (issue 58): the square framed (not the last move's
+/// yellow), quiet targets as dots, captures as rings; a promotion offers the pieces
+/// drawn, and goes when another man is chosen.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn targets_are_dots_and_rings_and_promotions_show_their_pieces() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "person").await;
+    // A white knight on e5 can take the pawn on d7 or go to quiet squares; the pawn on
+    // e10 promotes on e11.
+    page.set_position("k10/4P6/11/11/3p7/11/4N6/11/11/11/10K w - - 0 1")
+        .await;
+    page.click_square("e5").await;
+    page.wait_for("document.querySelector('#marks .chosen')", "the marks")
+        .await;
+    let marks = page
+        .eval("[document.querySelector('#marks circle.capture[data-square=d7]') !== null, document.querySelector('#marks circle.quiet[data-square=f7]') !== null, document.querySelector('#marks circle.quiet[data-square=d7]') === null, getComputedStyle(document.getElementById('sq-e5')).fill]")
+        .await;
+    assert_eq!(marks[0], json!(true), "{marks}");
+    assert_eq!(marks[1], json!(true), "{marks}");
+    assert_eq!(marks[2], json!(true), "{marks}");
+    assert_ne!(
+        marks[3],
+        json!("rgb(246, 224, 94)"),
+        "the chosen square is not yellow"
+    );
+    page.click_square("e10").await;
+    page.click_square("e11").await;
+    page.wait_for(
+        "!document.getElementById('choice').hidden && [...document.querySelectorAll('#choice button svg.piece')].filter((p) => p.querySelector('path, circle, rect, ellipse')).length === 3",
+        "the promotion pieces drawn",
+    )
+    .await;
+    let labels = page
+        .eval("[...document.querySelectorAll('#choice button')].map((b) => b.getAttribute('aria-label')).sort().join(' ')")
+        .await;
+    assert_eq!(labels.as_str().unwrap().split(' ').count(), 3, "{labels}");
+    page.screenshot("senamukha-promotion").await;
+    // Another man chosen: the choice goes, and nothing is promoted.
+    page.click_square("e5").await;
+    page.wait_for(
+        "document.getElementById('choice').hidden",
+        "the choice gone",
+    )
+    .await;
+    assert_eq!(page.moves().await, 0);
+    page.close().await;
+}

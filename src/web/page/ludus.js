@@ -318,7 +318,13 @@ async function refresh() {
     state.played = null;
     const turn = state.turns.find((t) => t.ply === ply);
     const named = turn ? turn.text : text;
-    if (ply === state.view) say(by === 'ludus' ? `ludus played ${named}` : `played ${named}`);
+    let said = by === 'ludus' ? `ludus played ${named}` : `played ${named}`;
+    // A player who cannot move passes, said as it happens.
+    const passed = state.turns.filter((t) => t.pending).map((t) => gameInfo().players[t.seat]);
+    if (passed.length && !state.over) {
+      said += `; ${passed.join(' and ')} cannot move and ${passed.length === 1 ? 'passes' : 'pass'}`;
+    }
+    if (ply === state.view) say(said);
   }
   drawResult(status.text);
   drawSeats();
@@ -389,11 +395,12 @@ function orient() {
 async function readRecord() {
   const key = JSON.stringify([state.start, state.moves, $('notation').value]);
   if (state.recordKey === key) return;
-  const [, first, , record] = await Promise.all([
+  const [, first, , record, last] = await Promise.all([
     engine.request(positionCommand(0)),
     engine.request('to_move'),
     engine.request(positionCommand(state.moves.length)),
     engine.request(`record ${$('notation').value}`),
+    engine.request('to_move'),
     engine.request(positionCommand(state.view)),
   ]);
   const players = gameInfo().players;
@@ -405,6 +412,17 @@ async function readRecord() {
       const at = seat + i;
       return { round: Math.floor(at / players.length) + 1, seat: at % players.length, text: m, ply: i + 1 };
     });
+  }
+  // Turns the rules skip after the last move (a player with no move) are written by a
+  // record only once a move follows them: the list shows them at once.
+  const end = players.indexOf(last.text);
+  const final = state.turns[state.turns.length - 1];
+  if (final && end >= 0) {
+    let { round } = final;
+    for (let seat = (final.seat + 1) % players.length; seat !== end; seat = (seat + 1) % players.length) {
+      if (seat === 0) round++;
+      state.turns.push({ round, seat, skip: true, pending: true });
+    }
   }
   state.recordKey = key;
 }
@@ -872,17 +890,49 @@ function clickedSquare(target) {
   return null;
 }
 
+// Marks places of the board (`selected`, `target`) by class, and draws each mark over
+// the men (pointer-free), as lichess does: the chosen square framed, a quiet target a
+// dot, a capture (a man stands there) a ring, each dark with a white line so that it
+// shows on every square colour; Mentula's pivots hollow rings, dashed.
 function mark(squares, kind) {
+  const svg = $('board').querySelector('svg');
+  let overlay = svg?.querySelector('#marks');
+  if (svg && !overlay) {
+    overlay = svgElement('g', { id: 'marks' });
+    svg.append(overlay);
+  }
   for (const sq of squares) {
     const el = document.getElementById(`sq-${sq}`);
-    if (el) el.classList.add(kind);
+    if (!el) continue;
+    el.classList.add(kind);
+    if (!overlay) continue;
+    const x = Number(el.getAttribute('x'));
+    const y = Number(el.getAttribute('y'));
+    const size = Number(el.getAttribute('width'));
+    const [cx, cy] = [x + size / 2, y + size / 2];
+    const shape = (name, attributes) => overlay.append(svgElement(name, { ...attributes, 'data-square': sq }));
+    if (kind === 'selected') {
+      shape('rect', { x: x + 2, y: y + 2, width: size - 4, height: size - 4, class: 'chosen outer' });
+      shape('rect', { x: x + 5, y: y + 5, width: size - 10, height: size - 10, class: 'chosen inner' });
+    } else if (kind === 'target') {
+      const man = $('board').querySelector(`.man[data-square="${sq}"]`);
+      if (man) {
+        shape('circle', { cx, cy, r: size * 0.44, class: 'capture outer' });
+        shape('circle', { cx, cy, r: size * 0.44, class: 'capture inner' });
+      } else {
+        shape('circle', { cx, cy, r: size * 0.16, class: 'quiet' });
+      }
+    } else if (kind === 'pivot') {
+      shape('circle', { cx, cy, r: size * 0.3, class: 'pivot' });
+    }
   }
 }
 
 function clearMarks() {
-  document.querySelectorAll('#board .selected, #board .target').forEach((el) => {
-    el.classList.remove('selected', 'target');
+  document.querySelectorAll('#board .selected, #board .target, #board .pivot').forEach((el) => {
+    el.classList.remove('selected', 'target', 'pivot');
   });
+  document.querySelector('#board #marks')?.remove();
 }
 
 function movesFrom(square) {
@@ -897,6 +947,8 @@ async function onBoardClick(event) {
 
 // A square or pit chosen, by a click or by Enter on the keyboard's cursor.
 async function choose(at) {
+  // A choice offered for an earlier selection (a promotion) goes with it.
+  $('choice').hidden = true;
   if (state.view !== state.moves.length && !personToMove()) {
     say('ludus is to move here; step to the end, or choose a person for this seat');
     return;
@@ -925,7 +977,7 @@ async function choose(at) {
       return;
     }
     if (choices.length > 1) {
-      offerChoice(choices);
+      await offerChoice(choices);
       return;
     }
     if (square === state.selected) {
@@ -945,6 +997,8 @@ async function choose(at) {
   state.selected = square;
   mark([square], 'selected');
   mark(from.map(toOf), 'target');
+  // A move through a pivot (Mentula's jumps): each target's pivot too.
+  mark([...new Set(from.map((m) => state.places.get(m)).filter((at) => at.length > 2).map((at) => at[1]))], 'pivot');
   say(`from ${square} to ${[...new Set(from.map(toOf))].join(', ')}`);
 }
 
@@ -1088,22 +1142,50 @@ async function onMoveTyped(event) {
 
 // A choice between moves with the same places (a promotion), each named in the
 // notation chosen.
-function offerChoice(moves) {
+// Several moves between the same two places (a promotion): a button each, with the
+// man it leaves there as the engine draws it (the diagram after the move, the man on
+// its target) and its name in the notation chosen.
+async function offerChoice(moves) {
   const choice = $('choice');
   choice.innerHTML = '';
   choice.append('Which move: ');
+  const setup = positionCommand(state.view);
+  const join = setup.includes(' moves ') ? ' ' : ' moves ';
+  const pictures = [];
   for (const m of moves) {
+    await engine.request(setup + join + m);
+    pictures.push(await engine.request('diagram svg'));
+  }
+  await engine.request(setup);
+  moves.forEach((m, i) => {
     const button = document.createElement('button');
     button.type = 'button';
     button.dataset.move = m;
-    button.textContent = state.named.get(m) || m;
+    const name = state.named.get(m) || m;
+    button.setAttribute('aria-label', name);
+    const drawn = pictures[i].ok
+      ? new DOMParser().parseFromString(pictures[i].text, 'image/svg+xml')
+      : null;
+    const man = drawn?.querySelector(`.man[data-square="${toOf(m)}"] > g`);
+    const square = drawn?.getElementById(`sq-${toOf(m)}`);
+    if (man && square) {
+      const size = square.getAttribute('width');
+      const picture = svgElement('svg', { viewBox: `0 0 ${size} ${size}`, width: 36, height: 36,
+        'aria-hidden': 'true', class: 'piece' });
+      picture.append(document.importNode(man, true));
+      button.append(picture);
+    }
+    const label = document.createElement('span');
+    label.textContent = name;
+    button.append(label);
     button.addEventListener('click', async () => {
       choice.hidden = true;
       state.selected = null;
+      clearMarks();
       await playMove(m, 'person');
     });
     choice.append(button);
-  }
+  });
   choice.hidden = false;
 }
 
