@@ -790,7 +790,7 @@ async function engineMove(limits, level) {
 
 // ludus's thinking as a person reads it: the depth, the score for the side that
 // thinks (named), its chances (the session shows `wdl`), the nodes and the line in the
-// notation chosen. Mentula: each player's chance of first place.
+// notation chosen. More than two players: each one's chance of first place.
 function showInfo(line) {
   if (state.analysing) {
     analysisInfo(line);
@@ -893,7 +893,7 @@ function clickedSquare(target) {
 // Marks places of the board (`selected`, `target`) by class, and draws each mark over
 // the men (pointer-free), as lichess does: the chosen square framed, a quiet target a
 // dot, a capture (a man stands there) a ring, each dark with a white line so that it
-// shows on every square colour; Mentula's pivots hollow rings, dashed.
+// shows on every square colour; a jump's pivots hollow rings, dashed.
 function mark(squares, kind) {
   const svg = $('board').querySelector('svg');
   let overlay = svg?.querySelector('#marks');
@@ -997,7 +997,7 @@ async function choose(at) {
   state.selected = square;
   mark([square], 'selected');
   mark(from.map(toOf), 'target');
-  // A move through a pivot (Mentula's jumps): each target's pivot too.
+  // A move through a pivot (a jump over a man): each target's pivot too.
   mark([...new Set(from.map((m) => state.places.get(m)).filter((at) => at.length > 2).map((at) => at[1]))], 'pivot');
   say(`from ${square} to ${[...new Set(from.map(toOf))].join(', ')}`);
 }
@@ -1733,7 +1733,7 @@ function actingPerson() {
   return persons.length === 1 ? persons[0] : null;
 }
 
-// Which of resign, draw and abort apply now: two players only (Mentula's players
+// Which of resign, draw and abort apply now: two players only (the four-player game's players
 // leave only by the rules' end), a game going on, a person to act; abort before every
 // player has moved, resign and draw after.
 function drawControls() {
