@@ -1674,3 +1674,94 @@ async fn targets_are_dots_and_rings_and_promotions_show_their_pieces() {
     assert_eq!(page.moves().await, 0);
     page.close().await;
 }
+
+/// The layout (issue 58): the move list follows the move shown; on a phone the step
+/// buttons and the move list come right under the board, in the first screen; the
+/// board turns for a person playing the second side; four clocks keep one row; a
+/// result does not move the side panel.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn the_layout_follows_the_game_on_a_desk_and_on_a_phone() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "person").await;
+    let record = data("senamukha/game1.txt");
+    let plies = plies_of::<senamukha::Position>(&record);
+    page.replay_record(&record, plies).await;
+    let inside = "(() => { const list = document.getElementById('moves').getBoundingClientRect(); const m = document.querySelector('#moves .move.current').getBoundingClientRect(); return m.top >= list.top - 1 && m.bottom <= list.bottom + 1; })()";
+    page.key("End").await;
+    page.wait_for(
+        &format!("document.querySelector('#moves .move.current[data-ply=\"{plies}\"]')"),
+        "the end",
+    )
+    .await;
+    assert_eq!(
+        page.eval(inside).await,
+        json!(true),
+        "the last move is in view"
+    );
+    page.key("Home").await;
+    page.key("ArrowRight").await;
+    page.wait_for(
+        "document.querySelector('#moves .move.current[data-ply=\"1\"]')",
+        "the first move",
+    )
+    .await;
+    assert_eq!(
+        page.eval(inside).await,
+        json!(true),
+        "the first move is in view"
+    );
+    // The side panel stays where it is when a result appears.
+    let left = "document.querySelector('aside').getBoundingClientRect().left";
+    let before = page.eval(left).await;
+    page.key("End").await;
+    page.result().await;
+    assert_eq!(page.eval(left).await, before);
+    // A phone: the step buttons and the moves in the first screen.
+    page.client.set_window_size(390, 844).await.unwrap();
+    page.wait_for("window.innerWidth <= 390", "the phone-sized window")
+        .await;
+    let first_screen = page
+        .eval("['board-row', 'stepper', 'moves'].map((id) => { const r = document.getElementById(id).getBoundingClientRect(); return [id, r.top >= 0 && r.top < window.innerHeight && r.right <= window.innerWidth + 1]; })")
+        .await;
+    assert_eq!(
+        first_screen,
+        json!([["board-row", true], ["stepper", true], ["moves", true]])
+    );
+    page.screenshot("senamukha-phone-game").await;
+    page.close().await;
+    // Playing the second side, the board turns.
+    let page = Browser::open("mangala").await;
+    page.set_seat(0, "depth 1").await;
+    page.set_seat(1, "person").await;
+    page.wait_for(
+        "document.getElementById('board').classList.contains('flipped')",
+        "the board turned",
+    )
+    .await;
+    page.close().await;
+    // Four clocks, one row.
+    let page = Browser::open("mentula").await;
+    set_clock(&page, "5+3").await;
+    let tops = page
+        .eval("[...document.querySelectorAll('#clocks .clock')].map((c) => Math.round(c.getBoundingClientRect().top))")
+        .await;
+    let tops: Vec<i64> = serde_json::from_value(tops).unwrap();
+    assert_eq!(tops.len(), 4);
+    assert!(tops.iter().all(|&t| t == tops[0]), "{tops:?}");
+    page.client.set_window_size(390, 844).await.unwrap();
+    page.wait_for("window.innerWidth <= 390", "the phone-sized window")
+        .await;
+    let tops = page
+        .eval("[...document.querySelectorAll('#clocks .clock')].map((c) => Math.round(c.getBoundingClientRect().top))")
+        .await;
+    let tops: Vec<i64> = serde_json::from_value(tops).unwrap();
+    assert!(tops.iter().all(|&t| t == tops[0]), "on a phone: {tops:?}");
+    // Each time whole, in its clock.
+    let whole = page
+        .eval("[...document.querySelectorAll('#clocks .clock')].every((c) => { const t = c.querySelector('time').getBoundingClientRect(); const r = c.getBoundingClientRect(); return t.width > 10 && t.right <= r.right + 1; })")
+        .await;
+    assert_eq!(whole, json!(true));
+    page.screenshot("mentula-phone").await;
+    page.close().await;
+}

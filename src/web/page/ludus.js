@@ -491,6 +491,19 @@ function drawMoves() {
     move.addEventListener('click', () => stepTo(turn.ply));
     list.append(move);
   }
+  followCurrent(list);
+}
+
+// Scrolls the move list (not the page) so that the move shown is in view: the last
+// one at the end of a long game too.
+function followCurrent(list) {
+  const current = list.querySelector('.current') ?? (state.view === 0 ? list.firstElementChild : null);
+  if (!current) return;
+  const top = current.offsetTop;
+  const bottom = top + current.offsetHeight;
+  if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  }
 }
 
 // Gives an element the colour of the player in seat `seat` (CSS: var(--player)).
@@ -571,6 +584,7 @@ function drawSeats() {
       for (const [value, text] of seatKinds(gameInfo())) select.add(new Option(text, value));
       select.addEventListener('change', async () => {
         state.seats[i] = select.value;
+        turnForThePerson();
         // The keys go back to the page (← → step), not to this choice.
         select.blur();
         await stopThinking();
@@ -584,6 +598,18 @@ function drawSeats() {
     label.classList.toggle('to-move', i === state.mover);
     label.querySelector('select').value = state.seats[i];
   });
+}
+
+// Two players, one of them a person: the board turns so that the person's side is at
+// the bottom, as lichess does when one plays Black.
+function turnForThePerson() {
+  const persons = state.seats.map((kind, i) => (kind === 'person' ? i : null)).filter((i) => i !== null);
+  if (gameInfo().players.length !== 2 || persons.length !== 1) return;
+  const flipped = persons[0] === 1;
+  if (flipped !== state.flipped) {
+    state.flipped = flipped;
+    orient();
+  }
 }
 
 // --- Clocks ---------------------------------------------------------------------
@@ -1270,6 +1296,9 @@ async function newGame(game) {
   state.view = 0;
   state.ended = null;
   state.seats = [...gameInfo().seats];
+  state.flipped = false;
+  turnForThePerson();
+  orient();
   // The boxes held the last game's texts.
   $('position-text').value = '';
   $('record-text').value = '';
