@@ -1765,3 +1765,40 @@ async fn the_layout_follows_the_game_on_a_desk_and_on_a_phone() {
     page.screenshot("mentula-phone").await;
     page.close().await;
 }
+
+/// A newcomer's help (issue 58): each game's "how to play" from `describe`, the
+/// notation in use named, and the full rules served by the page.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn each_game_explains_how_to_play_and_links_its_rules() {
+    for &game in ludus::games::NAMES {
+        let page = Browser::open(game).await;
+        page.click("#how-to-play summary").await;
+        let sentences = page
+            .eval("document.querySelectorAll('#howto-list li').length")
+            .await;
+        assert!(sentences.as_u64().unwrap() >= 4, "{game}: {sentences}");
+        let notation = page.text("#howto-notation").await;
+        let chosen = page
+            .eval("document.getElementById('notation').selectedOptions[0].text")
+            .await;
+        assert_eq!(json!(notation), chosen, "{game}");
+        let link = page
+            .eval("document.getElementById('rules-link').href")
+            .await;
+        let (status, rules) = page
+            .server
+            .get(&format!("/rules/{game}"), &page.server.address.to_string());
+        assert_eq!(status, 200, "{game}");
+        assert!(
+            rules.contains("the rules ludus plays"),
+            "{game}: {}",
+            &rules[..80]
+        );
+        assert!(
+            link.as_str().unwrap().ends_with(&format!("/rules/{game}")),
+            "{link}"
+        );
+        page.close().await;
+    }
+}

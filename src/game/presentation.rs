@@ -21,6 +21,14 @@ pub trait Presentation: Game {
     /// The layers a diagram can draw besides the position, on request.
     const DIAGRAM_LAYERS: &'static [DiagramLayer] = &[];
 
+    /// The essentials of the rules for a newcomer, a sentence each, in the order one
+    /// learns them (`describe`'s `howto` lines; the board's "How to play").
+    const HOW_TO_PLAY: &'static [&'static str];
+
+    /// The whole rules as ludus plays them (protocol-spec/rules/), which the board
+    /// serves beside its short "how to play".
+    const RULES: &'static str;
+
     /// The places a person points at to make a legal move, named as the SVG diagram's
     /// ids name them (`sq-<place>`, `pit-<place>`): where the move starts first, where
     /// it ends last (Mentula's pivot between them); a Mangala II move is its one pit.

@@ -144,6 +144,19 @@ pub fn descriptor(name: &str) -> Option<crate::game::Descriptor> {
     visit(name, Describe)
 }
 
+/// The whole rules of the game called `name` (case-insensitive) as ludus plays them;
+/// `None` for a name that is no game.
+pub fn rules_text(name: &str) -> Option<&'static str> {
+    struct Rules;
+    impl Visitor for Rules {
+        type Output = &'static str;
+        fn visit<G: Play>(self) -> &'static str {
+            G::RULES
+        }
+    }
+    visit(name, Rules)
+}
+
 /// The options of the game called `name` (case-insensitive): its engine's, then its
 /// rules'; `None` for a name that is no game.
 pub fn options(

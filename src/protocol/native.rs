@@ -59,7 +59,8 @@ pub const COMMANDS: &[&str] = &[
 /// `title`, `board`, a `player` line each with its colour, a `notation` line each with
 /// its name for people, `reading` (the notation people read the game in), a `layer`
 /// line for each extra a diagram can draw, with what it shows, a `level` line for each
-/// strength level with its Elo on ludus's scale).
+/// strength level with its Elo on ludus's scale, a `howto` line for each sentence of
+/// the rules' essentials).
 struct Describe;
 
 impl games::Visitor for Describe {
@@ -83,6 +84,9 @@ impl games::Visitor for Describe {
         }
         for (level, elo) in G::LEVELS.elo.iter().enumerate() {
             lines.push(format!("level {level} {elo}"));
+        }
+        for sentence in G::HOW_TO_PLAY {
+            lines.push(format!("howto {sentence}"));
         }
         lines.join("\n")
     }

@@ -183,6 +183,7 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
             .route("/favicon.svg", get(favicon))
             .route("/favicon.ico", get(favicon))
             .route("/sessions", get(sessions))
+            .route("/rules/{game}", get(rules))
             .route("/ws", get(socket))
             .route(
                 "/review",
@@ -369,6 +370,22 @@ async fn style(State(server): State<Arc<Server>>, headers: HeaderMap) -> Respons
 
 async fn favicon(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
     asset(&headers, &server, "image/svg+xml", FAVICON_SVG)
+}
+
+/// A game's whole rules as ludus plays them (markdown, read as plain text), for the
+/// page's "how to play"; the game is named by the path, as `describe` names it.
+async fn rules(
+    State(server): State<Arc<Server>>,
+    axum::extract::Path(game): axum::extract::Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(refused) = server.check_host(&headers) {
+        return refused.into_response();
+    }
+    match crate::games::rules_text(&game) {
+        Some(text) => asset(&headers, &server, "text/plain; charset=utf-8", text),
+        None => refuse(StatusCode::NOT_FOUND, "no game is called so"),
+    }
 }
 
 /// How many sessions are open and how many may be, of all and of the asker's address: a

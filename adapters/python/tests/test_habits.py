@@ -111,6 +111,7 @@ def test_describe_and_legal_places(engine: ludus.Engine) -> None:
     assert mentula.title == "Mentula" and mentula.board == (8, 8)
     assert [name for name, _ in mentula.players] == ["white", "yellow", "red", "magenta"]
     assert "reach" in mentula.layers and sorted(mentula.levels) == list(range(21))
+    assert any("jumps over another man" in s for s in mentula.how_to_play)
     places = engine.legal_places()
     assert set(places) == set(engine.legal_moves())
     assert places["i3h5"] == ("i3", "h5")

@@ -123,6 +123,14 @@ impl Game for Position {
 }
 
 impl Presentation for Position {
+    const HOW_TO_PLAY: &'static [&'static str] = &[
+        "Two rows of six pits with six counters each; each player owns the row nearer to them, and South moves first.",
+        "A move lifts every counter of one of your pits and sows them one by one counter-clockwise, from the next pit on.",
+        "If the last counter makes its pit hold 2, 4 or 6, on either row, you capture them, and so each pit before it that holds 2, 4 or 6, back to the first that does not.",
+        "A player whose row is empty passes until counters come back to it.",
+        "The game ends when every pit is empty: more than 36 counters captured wins, 36 each is a draw.",
+    ];
+    const RULES: &'static str = include_str!("../../../protocol-spec/rules/mangala.md");
     fn diagram(&self) -> String {
         // North's row is drawn right to left, so sowing runs counter-clockwise.
         let pits = self.pits();

@@ -159,6 +159,15 @@ impl Game for Position {
 }
 
 impl Presentation for Position {
+    const HOW_TO_PLAY: &'static [&'static str] = &[
+        "Four players, White, Yellow, Red and Magenta, each with four men in a corner, move in turn.",
+        "A man jumps over another man of its own, at any distance and in any direction, to the square as far beyond it (the pivot's point reflection).",
+        "Landing on another player's man captures it; nothing between the squares matters.",
+        "A player with no move has its turn passed.",
+        "A player scores the squares its men can ever reach, each shared with the others who reach it; the highest score wins.",
+        "The game ends when at most one player has men, nobody can move, no capture can happen any more, a position comes a third time, or after 200 turns without a capture.",
+    ];
+    const RULES: &'static str = include_str!("../../../protocol-spec/rules/mentula.md");
     /// `reach`: the squares each player can reach, shared ones outlined.
     const DIAGRAM_LAYERS: &'static [DiagramLayer] = &[DiagramLayer {
         name: "reach",

@@ -129,6 +129,15 @@ impl Game for Position {
 }
 
 impl Presentation for Position {
+    const HOW_TO_PLAY: &'static [&'static str] = &[
+        "Chess on an 11 by 11 board: White moves first, and checkmate wins.",
+        "The king, the rook and the knight move as in chess; there is no castling.",
+        "The elephant moves 1 or 2 squares in any of the 8 directions, leaping over whatever stands between.",
+        "A pawn steps one square forward and takes one square diagonally forward; no double step, no en passant.",
+        "A pawn on the last rank becomes a knight, a rook or an elephant.",
+        "Stalemate, the same position a third time, and two bare kings are draws.",
+    ];
+    const RULES: &'static str = include_str!("../../../protocol-spec/rules/senamukha.md");
     fn diagram(&self) -> String {
         crate::square_board::diagram(
             board::SIZE,

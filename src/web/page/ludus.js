@@ -15,7 +15,7 @@ async function loadGames() {
   for (const name of names.text.split(/\s+/).filter((n) => n)) {
     const described = await engine.request(`describe ${name}`);
     if (!described.ok) continue;
-    const game = { name, title: name, board: [8, 8], players: [], colours: [], notations: [], layers: [], levels: [] };
+    const game = { name, title: name, board: [8, 8], players: [], colours: [], notations: [], layers: [], levels: [], howto: [] };
     for (const line of described.text.split('\n')) {
       const [key, first, ...rest] = line.split(' ');
       if (key === 'title') game.title = [first, ...rest].join(' ');
@@ -27,6 +27,7 @@ async function loadGames() {
       else if (key === 'reading') game.reading = first;
       else if (key === 'layer') game.layers.push([first, rest.join(' ')]);
       else if (key === 'level') game.levels.push([Number(first), Number(rest[0])]);
+      else if (key === 'howto') game.howto.push([first, ...rest].join(' '));
     }
     // Every seat but the first is ludus's at first, quicker when there are several,
     // so that a round takes about as long in every game.
@@ -610,6 +611,23 @@ function turnForThePerson() {
     state.flipped = flipped;
     orient();
   }
+}
+
+// A newcomer's help: the rules' essentials from `describe`, the notation the move list
+// uses, and a link to the whole rules the server serves.
+function drawHowToPlay() {
+  const game = gameInfo();
+  $('howto-title').textContent = game.title;
+  const list = $('howto-list');
+  list.innerHTML = '';
+  for (const sentence of game.howto) {
+    const item = document.createElement('li');
+    item.textContent = sentence;
+    list.append(item);
+  }
+  const notation = $('notation');
+  $('howto-notation').textContent = notation.options[notation.selectedIndex]?.text ?? '';
+  $('rules-link').href = `/rules/${encodeURIComponent(game.name)}`;
 }
 
 // --- Clocks ---------------------------------------------------------------------
@@ -1308,6 +1326,7 @@ async function newGame(game) {
   for (const [value, text] of gameInfo().notations) notation.add(new Option(text, value));
   notation.value = gameInfo().reading || gameInfo().notations[0][0];
   drawLayerChoices();
+  drawHowToPlay();
   $('result').hidden = true;
   clearTransient();
   await refresh();
@@ -1990,7 +2009,10 @@ function wire() {
       maybeEngineMove();
     }
   });
-  $('notation').addEventListener('change', refresh);
+  $('notation').addEventListener('change', () => {
+    drawHowToPlay();
+    refresh();
+  });
   $('to-start').addEventListener('click', () => stepTo(0));
   $('back').addEventListener('click', () => stepTo(state.view - 1));
   $('forward').addEventListener('click', () => stepTo(state.view + 1));

@@ -249,6 +249,7 @@ def read_description(text: str) -> Description:
             reading=facts["reading"][0],
             layers=dict(_pairs(facts, "layer")),
             levels={int(a): int(b) for a, b in _pairs(facts, "level")},
+            how_to_play=tuple(facts.get("howto", [])),
         )
     except (KeyError, IndexError, ValueError):
         raise ProtocolError(f"unreadable describe reply: {text!r}") from None

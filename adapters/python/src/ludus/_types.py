@@ -356,7 +356,8 @@ class Description:
     `board` is (files, ranks) (Mangala II: pits per row, rows); `players` the players
     in turn order with their colours; `notations` the notations (name, title), the
     canonical one first; `reading` the notation people read; `layers` the diagram
-    layers by name; `levels` each strength level's Elo on the game's scale.
+    layers by name; `levels` each strength level's Elo on the game's scale;
+    `how_to_play` the rules' essentials for a newcomer, a sentence each.
     """
 
     name: str
@@ -367,6 +368,7 @@ class Description:
     reading: str
     layers: Mapping[str, str] = field(default_factory=dict)
     levels: Mapping[int, int] = field(default_factory=dict)
+    how_to_play: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
