@@ -1802,3 +1802,62 @@ async fn each_game_explains_how_to_play_and_links_its_rules() {
         page.close().await;
     }
 }
+
+/// Dragging gives feedback as it goes (issue 58): the targets show at the press, the
+/// man follows the pointer, a drop on a target plays, a drop elsewhere puts it back.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_dragged_man_shows_its_targets_and_follows_the_pointer() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "person").await;
+    let (x0, y0) = page.centre_of("i3").await;
+    let (x1, y1) = page.centre_of("h5").await;
+    let (xm, ym) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    let press = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x0,
+            y: y0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(50)),
+            x: xm,
+            y: ym,
+        });
+    page.client.perform_actions(press).await.unwrap();
+    page.wait_for(
+        "document.querySelector('#marks circle.quiet[data-square=h5]') && document.querySelector('#board .man.dragging[data-square=i3]')",
+        "the targets and the man under the pointer",
+    )
+    .await;
+    let moved = page
+        .eval("document.querySelector('#board .man.dragging').getAttribute('transform')")
+        .await;
+    assert!(moved.as_str().unwrap().starts_with("translate("), "{moved}");
+    // Let go on a square it cannot reach: back on i3, still chosen.
+    let (xb, yb) = page.centre_of("f6").await;
+    let drop = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(50)),
+            x: xb,
+            y: yb,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    page.client.perform_actions(drop).await.unwrap();
+    page.wait_for("!document.querySelector('#board .man.dragging') && document.getElementById('message').textContent.includes('not a legal move')", "the man put back").await;
+    assert_eq!(page.moves().await, 0);
+    assert_eq!(page.eval("state.selected").await, json!("i3"));
+    page.press_and_release("i3", "h5").await;
+    page.idle_after(1, "the drop on h5").await;
+    assert_eq!(
+        page.eval("document.querySelector('#moves .move').dataset.move")
+            .await,
+        json!("i3h5")
+    );
+    page.close().await;
+}

@@ -984,6 +984,11 @@ function movesFrom(square) {
 }
 
 async function onBoardClick(event) {
+  // A press on a man already did what its click would (see onPointerDown).
+  if (swallowClick) {
+    swallowClick = false;
+    return;
+  }
   const at = clickedSquare(event.target);
   if (!at) return;
   await choose(at);
@@ -1048,20 +1053,55 @@ async function choose(at) {
 
 // --- Moves by dragging --------------------------------------------------------------
 
-// A man pressed and let go over another square: the two choices of a click-click.
-// (A press and a release on different elements give no click on either.)
+// As on lichess: pressing a man that can move chooses it at once (its targets show),
+// the man follows the pointer, and letting go over a target plays there; let go
+// elsewhere, it goes back and stays chosen. Pressing the man already chosen and letting
+// go without moving lets it go.
 let dragFrom = null;
 // Where a right-drag (an arrow drawn) started.
 let drawFrom = null;
+// The click that follows a press handled here is not a second choice.
+let swallowClick = false;
+
+// A point of the viewport in the board's own coordinates (flipped or not).
+function boardPoint(x, y) {
+  const svg = $('board').querySelector('svg');
+  const point = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM().inverse());
+  return [point.x, point.y];
+}
 
 function onPointerDown(event) {
   $('board').classList.remove('keyed');
+  swallowClick = false;
   if (event.button === 2) {
     drawFrom = placeAt(event.clientX, event.clientY);
     return;
   }
-  const at = clickedSquare(event.target);
-  dragFrom = event.button === 0 && at && at.square ? { square: at.square, x: event.clientX, y: event.clientY } : null;
+  dragFrom = null;
+  const at = event.button === 0 ? clickedSquare(event.target) : null;
+  if (!at || !at.square || !personToMove()) return;
+  if (!movesFrom(at.square).length) return;
+  const man = $('board').querySelector(`.man[data-square="${at.square}"]`);
+  if (!man) return;
+  swallowClick = true;
+  const wasChosen = state.selected === at.square;
+  dragFrom = {
+    square: at.square, x: event.clientX, y: event.clientY, man, wasChosen, moved: false,
+    origin: man.getAttribute('transform') || '', start: boardPoint(event.clientX, event.clientY),
+    pressed: wasChosen ? Promise.resolve() : choose({ square: at.square }),
+  };
+  $('board').setPointerCapture(event.pointerId);
+}
+
+function onPointerMove(event) {
+  const drag = dragFrom;
+  if (!drag || !(event.buttons & 1)) return;
+  if (!drag.moved && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 4) return;
+  if (!drag.moved) drag.man.parentNode.append(drag.man); // drawn over the other men
+  drag.moved = true;
+  const [x, y] = boardPoint(event.clientX, event.clientY);
+  drag.man.classList.add('dragging');
+  drag.man.setAttribute('transform', `translate(${x - drag.start[0]} ${y - drag.start[1]}) ${drag.origin}`);
 }
 
 async function onPointerUp(event) {
@@ -1072,14 +1112,25 @@ async function onPointerUp(event) {
     if (start && end) toggleDrawn(start, end);
     return;
   }
-  const from = dragFrom;
+  const drag = dragFrom;
   dragFrom = null;
-  if (!from || Math.hypot(event.clientX - from.x, event.clientY - from.y) < 8) return;
-  const under = document.elementFromPoint(event.clientX, event.clientY);
-  const to = under && clickedSquare(under);
-  if (!to || !to.square || to.square === from.square) return;
-  if (state.selected !== from.square) await choose({ square: from.square });
-  if (state.selected === from.square) await choose({ square: to.square });
+  if (!drag) return;
+  await drag.pressed;
+  const putBack = () => {
+    if (!drag.man.isConnected) return;
+    drag.man.classList.remove('dragging');
+    drag.man.setAttribute('transform', drag.origin);
+  };
+  if (!drag.moved) {
+    if (drag.wasChosen) await choose({ square: drag.square });
+    return;
+  }
+  const to = placeAt(event.clientX, event.clientY);
+  putBack();
+  if (!to || to === drag.square || state.selected !== drag.square) return;
+  const lands = movesFrom(drag.square).some((m) => toOf(m) === to);
+  if (lands) await choose({ square: to });
+  else say(`${drag.square} to ${to} is not a legal move`, 'illegal');
 }
 
 // --- Moves by keyboard -------------------------------------------------------------
@@ -1982,6 +2033,7 @@ function wire() {
   $('board').addEventListener('keydown', onBoardKey);
   $('board').addEventListener('pointerdown', onPointerDown);
   $('board').addEventListener('pointerup', onPointerUp);
+  $('board').addEventListener('pointermove', onPointerMove);
   $('board').addEventListener('focus', () => {
     if (!document.getElementById(state.cursor)) state.cursor = places()[0]?.id ?? null;
     drawCursor();
