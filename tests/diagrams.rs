@@ -146,12 +146,115 @@ fn mentula_draws_four_colours_four_players_and_the_last_jump() {
     assert_eq!(squares_of(&with_class(&document, "from")), ["a1"]);
     assert_eq!(squares_of(&with_class(&document, "pivot")), ["b1"]);
     assert_eq!(squares_of(&with_class(&document, "to")), ["c1"]);
-    assert_eq!(
-        with_class(&document, "jump").len(),
-        2,
-        "the path and its pivot"
+    let jumps = with_class(&document, "jump");
+    assert_eq!(jumps.len(), 1, "one jump so far");
+    assert_eq!(jumps[0].attribute("data-player"), Some("white"));
+    // The pivot is ringed, not covered: no filled shape over the jumped man.
+    assert!(
+        jumps[0]
+            .descendants()
+            .filter(|n| n.has_tag_name("circle"))
+            .all(|c| c.attribute("fill") == Some("none")),
+        "{svg}"
     );
     golden("mentula", &svg);
+}
+
+#[test]
+fn mentula_draws_every_players_last_jump_in_its_colour() {
+    let moves = ["a1-b1-c1", "a7-b7-c7", "h8-g7-f6", "g1-g2-g3", "a2-b2-c2"];
+    let (position, last) = after::<mentula::Position>(&moves);
+    let svg = position.diagram_svg(last);
+    let document = parse(&svg);
+    let jumps: Vec<(String, String)> = with_class(&document, "jump")
+        .iter()
+        .map(|j| {
+            (
+                j.attribute("data-player").unwrap().to_string(),
+                format!(
+                    "{}-{}-{}",
+                    j.attribute("data-from").unwrap(),
+                    j.attribute("data-pivot").unwrap(),
+                    j.attribute("data-to").unwrap()
+                ),
+            )
+        })
+        .collect();
+    // Oldest first, so that the latest is drawn on top; White's latest, not its first.
+    let expected = [
+        ("yellow", "a7-b7-c7"),
+        ("red", "h8-g7-f6"),
+        ("magenta", "g1-g2-g3"),
+        ("white", "a2-b2-c2"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(p, m)| (p.to_string(), m.to_string()))
+        .collect();
+    assert_eq!(jumps, expected);
+    // Each in its player's colour.
+    for jump in with_class(&document, "jump") {
+        let player = jump.attribute("data-player").unwrap();
+        let colour = ludus::games::descriptor("mentula")
+            .unwrap()
+            .seats
+            .iter()
+            .find(|s| s.name == player)
+            .unwrap()
+            .colour;
+        assert!(
+            jump.descendants()
+                .any(|n| n.attribute("stroke") == Some(colour)),
+            "{player}"
+        );
+    }
+}
+
+#[test]
+fn mangala_draws_the_last_sowing_its_captures_and_names_the_stores() {
+    // North's a after C d F captures (tests/review.rs plants the same blunder).
+    let (before, _) = after::<mangala::Position>(&["C", "d", "F"]);
+    let (position, last) = after::<mangala::Position>(&["C", "d", "F", "a"]);
+    let svg = position.diagram_svg(last);
+    let document = parse(&svg);
+    let sown: Vec<(String, String)> = with_class(&document, "sown")
+        .iter()
+        .map(|n| {
+            (
+                n.attribute("data-pit").unwrap().to_string(),
+                n.attribute("data-counters").unwrap().to_string(),
+            )
+        })
+        .collect();
+    let counters = before.pits()[6] as usize;
+    assert_eq!(
+        sown.iter()
+            .map(|(_, n)| n.parse::<usize>().unwrap())
+            .sum::<usize>(),
+        counters,
+        "every counter of a fell somewhere: {sown:?}"
+    );
+    assert!(
+        sown.iter().any(|(pit, _)| pit == "b") && !sown.iter().any(|(pit, _)| pit == "a"),
+        "from the pit after the origin on: {sown:?}"
+    );
+    let captured: Vec<&str> = with_class(&document, "captured")
+        .iter()
+        .map(|n| n.attribute("data-pit").unwrap())
+        .collect();
+    assert!(!captured.is_empty(), "{svg}");
+    let letters = ["A", "B", "C", "D", "E", "F", "a", "b", "c", "d", "e", "f"];
+    for pit in &captured {
+        let index = letters.iter().position(|l| l == pit).unwrap();
+        assert_eq!(position.pits()[index], 0, "{pit} was emptied");
+    }
+    let taken = position.captured(1) - before.captured(1);
+    assert!(taken > 0);
+    let names: Vec<&str> = with_class(&document, "store-name")
+        .iter()
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(names, ["north", "south"]);
 }
 
 #[test]

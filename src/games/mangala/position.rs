@@ -339,8 +339,9 @@ pub fn sow(pits: &mut [u8; PITS], origin: usize, skip_origin: bool) -> u8 {
     taken
 }
 
+/// The pit a sowing from `origin` drops its next counter in after `pit`.
 #[inline(always)]
-fn next_pit(pit: usize, origin: usize, skip_origin: bool) -> usize {
+pub(super) fn next_pit(pit: usize, origin: usize, skip_origin: bool) -> usize {
     let next = (pit + 1) % PITS;
     if skip_origin && next == origin {
         (next + 1) % PITS

@@ -1,8 +1,9 @@
 //! Mangala II drawn as SVG: North's row on top, drawn right to left so that sowing
 //! runs counter-clockwise, South's below, each pit with its count, each player's
-//! captured counters at its end, the pit last sown from marked.
+//! captured counters at its end (named), and the last move drawn: the pit sown from,
+//! the path of its counters with how many fell in each pit, and the pits it captured.
 
-use super::position::{Move, PITS, Position, ROW};
+use super::position::{Move, PITS, Position, ROW, next_pit};
 use super::text::pit_letter;
 
 const PIT: usize = 56;
@@ -20,15 +21,23 @@ pub fn diagram(position: &Position, last: Option<Move>) -> String {
         "<rect class=\"frame\" x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" rx=\"24\" fill=\"#8b5a2b\"/>\n"
     ));
     let pits = position.pits();
-    for (pit, &count) in pits.iter().enumerate().take(PITS) {
+    let centre = |pit: usize| {
         // South's A..F left to right on the lower row; North's a..f right to left above.
-        let (column, row_y, owner) = if pit < ROW {
-            (pit, MARGIN + 20 + PIT, "south")
+        let (column, row_y) = if pit < ROW {
+            (pit, MARGIN + 20 + PIT)
         } else {
-            (ROW - 1 - (pit - ROW), MARGIN + 20, "north")
+            (ROW - 1 - (pit - ROW), MARGIN + 20)
         };
-        let cx = MARGIN + STORE + column * PIT + PIT / 2;
-        let cy = row_y + PIT / 2;
+        (MARGIN + STORE + column * PIT + PIT / 2, row_y + PIT / 2)
+    };
+    let sown = last.and_then(|mv| sowing(position, mv));
+    if let Some((path, _)) = &sown {
+        // Under the pits: the path shows between them, not over their counts.
+        out.push_str(&sowing_path(path, &centre));
+    }
+    for (pit, &count) in pits.iter().enumerate().take(PITS) {
+        let owner = if pit < ROW { "south" } else { "north" };
+        let (cx, cy) = centre(pit);
         let letter = pit_letter(pit);
         let class = if last.is_some_and(|m| m.0 as usize == pit) {
             " last"
@@ -52,21 +61,106 @@ pub fn diagram(position: &Position, last: Option<Move>) -> String {
             "<text class=\"pit-name\" x=\"{cx}\" y=\"{label_y}\" font-size=\"13\" text-anchor=\"middle\" fill=\"#f4ead8\">{letter}</text>\n"
         ));
     }
-    // The captured counters: North's at the left end, South's at the right.
+    // The captured counters: North's at the left end, South's at the right, each named
+    // under it.
     for (player, x) in [(1, MARGIN), (0, MARGIN + STORE + ROW * PIT)] {
         let name = ["south", "north"][player];
+        let count = position.captured(player);
         out.push_str(&format!(
-            "<g id=\"store-{name}\" class=\"store {name}\" data-count=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"20\" fill=\"#c68642\" stroke=\"#5a3a1a\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"22\" text-anchor=\"middle\" fill=\"#2b1a0a\">{}</text></g>\n",
-            position.captured(player),
+            "<g id=\"store-{name}\" class=\"store {name}\" data-count=\"{count}\"><title>{name} has captured {count}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"20\" fill=\"#c68642\" stroke=\"#5a3a1a\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"22\" text-anchor=\"middle\" fill=\"#2b1a0a\">{count}</text></g>\n",
             x + 4,
             MARGIN + 20,
             STORE - 8,
             2 * PIT,
             x + STORE / 2,
             MARGIN + 20 + PIT + 8,
-            position.captured(player)
+        ));
+        out.push_str(&format!(
+            "<text class=\"store-name\" x=\"{}\" y=\"{}\" font-size=\"13\" text-anchor=\"middle\" fill=\"#f4ead8\">{name}</text>\n",
+            x + STORE / 2,
+            height - 8
         ));
     }
+    if let Some((path, captured)) = &sown {
+        out.push_str(&sowing_marks(path, captured, &centre));
+    }
     out.push_str("</svg>");
+    out
+}
+
+/// The pits the last move's counters fell in, in order, and the pits it captured; from
+/// the position before it (`None` when the position does not hold the move).
+fn sowing(position: &Position, last: Move) -> Option<(Vec<usize>, Vec<usize>)> {
+    let mut before = position.clone();
+    if before.undo()? != last {
+        return None;
+    }
+    let origin = last.0 as usize;
+    let counters = before.pits()[origin] as usize;
+    let skip = position.rules().skip_origin;
+    let mut path = Vec::with_capacity(counters);
+    let mut pit = origin;
+    for _ in 0..counters {
+        pit = next_pit(pit, origin, skip);
+        path.push(pit);
+    }
+    let mut sown = *before.pits();
+    sown[origin] = 0;
+    for &p in &path {
+        sown[p] += 1;
+    }
+    let captured = (0..PITS)
+        .filter(|&p| sown[p] > 0 && position.pits()[p] == 0)
+        .collect();
+    Some((path, captured))
+}
+
+/// The path of the sowing, from the pit sown from through the pits of its first lap:
+/// dashed, drawn under the pits.
+fn sowing_path(path: &[usize], centre: &dyn Fn(usize) -> (usize, usize)) -> String {
+    let points: Vec<String> = path
+        .iter()
+        .take(PITS)
+        .map(|&p| {
+            let (x, y) = centre(p);
+            format!("{x},{y}")
+        })
+        .collect();
+    format!(
+        "<polyline class=\"sowing-path\" points=\"{}\" fill=\"none\" stroke=\"#f4ead8\" stroke-width=\"3\" stroke-dasharray=\"5 4\" pointer-events=\"none\"/>\n",
+        points.join(" ")
+    )
+}
+
+/// The sowing drawn over the pits, taking no clicks: a badge `+n` on each pit sown (n
+/// counters fell there), a red ring on each pit captured.
+fn sowing_marks(
+    path: &[usize],
+    captured: &[usize],
+    centre: &dyn Fn(usize) -> (usize, usize),
+) -> String {
+    let mut out = String::from("<g class=\"sowing\" pointer-events=\"none\">");
+    for pit in 0..PITS {
+        let fell = path.iter().filter(|&&p| p == pit).count();
+        if fell == 0 {
+            continue;
+        }
+        let (x, y) = centre(pit);
+        let (bx, by) = (x + PIT / 2 - 10, y - PIT / 2 + 10);
+        out.push_str(&format!(
+            "<g class=\"sown\" data-pit=\"{}\" data-counters=\"{fell}\"><circle cx=\"{bx}\" cy=\"{by}\" r=\"10\" fill=\"#1f4f1f\" stroke=\"#ffffff\" stroke-width=\"1.5\"/><text x=\"{bx}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#ffffff\">+{fell}</text></g>",
+            super::text::pit_letter(pit),
+            by + 4
+        ));
+    }
+    for &pit in captured {
+        let (x, y) = centre(pit);
+        out.push_str(&format!(
+            "<circle class=\"captured\" data-pit=\"{}\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"none\" stroke=\"#b00020\" stroke-width=\"4\" stroke-dasharray=\"6 3\"/>",
+            super::text::pit_letter(pit),
+            PIT / 2 - 2
+        ));
+    }
+    out.push_str("</g>\n");
     out
 }

@@ -25,11 +25,20 @@ pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> Str
         ] {
             marks.push((sq.file(), sq.rank(), class, "#f6e05e"));
         }
-        let point = |sq: Square| svg_centre(SIZE, sq.file(), sq.rank());
-        let ((x0, y0), (x1, y1), (x2, y2)) = (point(mv.from), point(mv.pivot), point(mv.to));
-        overlay = format!(
-            "<polyline class=\"jump\" points=\"{x0},{y0} {x1},{y1} {x2},{y2}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"3\" stroke-dasharray=\"6 4\"/>\n<circle class=\"jump pivot\" cx=\"{x1}\" cy=\"{y1}\" r=\"5\" fill=\"#333333\"/>\n"
-        );
+        // Each player's last jump in the player's colour (the latest drawn last, on
+        // top): after a person's move the three replies all show. The pivot is ringed,
+        // not covered, so that the jumped man's initial stays readable.
+        for (player, jump) in last_jumps(position, mv).into_iter().rev() {
+            let point = |sq: Square| svg_centre(SIZE, sq.file(), sq.rank());
+            let ((x0, y0), (x1, y1), (x2, y2)) =
+                (point(jump.from), point(jump.pivot), point(jump.to));
+            let colour = SEATS[player].colour;
+            let name = NAMES[player];
+            overlay.push_str(&format!(
+                "<g class=\"jump\" data-player=\"{name}\" data-from=\"{}\" data-pivot=\"{}\" data-to=\"{}\"><polyline points=\"{x0},{y0} {x1},{y1} {x2},{y2}\" fill=\"none\" stroke=\"#222222\" stroke-width=\"5\" stroke-dasharray=\"6 4\"/><polyline points=\"{x0},{y0} {x1},{y1} {x2},{y2}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\" stroke-dasharray=\"6 4\"/><circle class=\"pivot-ring\" cx=\"{x1}\" cy=\"{y1}\" r=\"17\" fill=\"none\" stroke=\"#222222\" stroke-width=\"4\"/><circle cx=\"{x1}\" cy=\"{y1}\" r=\"17\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/></g>\n",
+                jump.from, jump.pivot, jump.to
+            ));
+        }
     }
     let square = |file: usize, rank: usize| {
         let colour = Square::new(file, rank).colour();
@@ -68,6 +77,39 @@ pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> Str
     .render()
 }
 
+/// Each player's last jump, the latest first (`last` first of all): the position's
+/// own history, taken back on a copy, as far back as a round and a little more (a
+/// player in statura has none in it).
+fn last_jumps(position: &Position, last: Move) -> Vec<(usize, Move)> {
+    let mut back = position.clone();
+    let mut seen = [false; PLAYERS];
+    let mut jumps = Vec::new();
+    for _ in 0..2 * PLAYERS {
+        let Some(mv) = back.undo() else { break };
+        if jumps.is_empty() && mv != last {
+            // The history is not the game's: only the move known to be last.
+            return vec![(mover_of(position, last), last)];
+        }
+        let mover = back.to_move();
+        if !seen[mover] {
+            seen[mover] = true;
+            jumps.push((mover, mv));
+        }
+        if seen.iter().all(|&s| s) {
+            break;
+        }
+    }
+    if jumps.is_empty() {
+        jumps.push((mover_of(position, last), last));
+    }
+    jumps
+}
+
+/// Who made `mv`, from the man it left on its target.
+fn mover_of(position: &Position, mv: Move) -> usize {
+    position.owner(mv.to).unwrap_or(0)
+}
+
 /// Every reachable square as a group of class `reach` (`reach shared` when more than
 /// one player reaches it) with `data-square` and `data-players`, holding a dot of each
 /// such player's colour along the square's foot, below the man.
@@ -102,9 +144,9 @@ fn reach_layer(position: &Position) -> String {
             }
             for (i, &p) in players.iter().enumerate() {
                 out.push_str(&format!(
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\" stroke=\"#222222\" stroke-width=\"1\"/>",
-                    x + 9 + 7 * i,
-                    y + 36,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\" stroke=\"#222222\" stroke-width=\"1\"/>",
+                    x + 7 + 9 * i,
+                    y + 35,
                     SEATS[p].colour
                 ));
             }
