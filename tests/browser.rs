@@ -1861,3 +1861,25 @@ async fn a_dragged_man_shows_its_targets_and_follows_the_pointer() {
     );
     page.close().await;
 }
+
+/// A flag in a four-player game ranks the players (issue 58): the one who flagged
+/// last, the others sharing the first place, as the match runner rules a forfeit.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_mentula_flag_ends_the_game_with_a_ranking() {
+    let page = Browser::open("mentula").await;
+    for seat in 1..4 {
+        page.set_seat(seat, "person").await;
+    }
+    set_clock(&page, "0.03+0").await;
+    let mv = page.eval("state.legal[0]").await;
+    type_move(&page, mv.as_str().unwrap()).await;
+    page.idle_after(1, "white's move").await;
+    assert_eq!(
+        page.result().await,
+        json!(
+            "Game over: yellow lost on time; white, red and magenta share the first place, yellow takes the last"
+        )
+    );
+    page.close().await;
+}

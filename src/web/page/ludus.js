@@ -552,9 +552,13 @@ function drawResult(status) {
     const players = gameInfo().players;
     const lost = `${players[flag]} lost on time`;
     result.hidden = false;
+    // More players: the one who flagged takes the last place alone and the others
+    // share the first, as `ludus match` rules a forfeit (command-line.md).
+    const others = players.filter((_, i) => i !== flag);
+    const shared = `${others.slice(0, -1).join(', ')} and ${others[others.length - 1]}`;
     result.textContent = players.length === 2
       ? `Game over: ${players[1 - flag]} wins (${lost})`
-      : `Game over: ${lost}`;
+      : `Game over: ${lost}; ${shared} share the first place, ${players[flag]} takes the last`;
     $('board').dataset.status = 'over';
   } else if (status.startsWith('ongoing')) {
     result.hidden = true;
