@@ -1883,3 +1883,37 @@ async fn a_mentula_flag_ends_the_game_with_a_ranking() {
     );
     page.close().await;
 }
+
+/// Moves slide (issue 58): after a click-click move and ludus's reply, the man that
+/// moved was animated from where it stood; a step back through the game is not a move.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn moves_slide_and_a_step_back_does_not() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "depth 1").await;
+    page.click_square("i3").await;
+    page.click_square("h5").await;
+    page.idle_after(2, "ludus's reply").await;
+    let black = page.eval("state.moves[1]").await;
+    let black = black.as_str().unwrap();
+    let (from, to) = split_coordinates(black);
+    assert_eq!(
+        page.eval(&format!(
+            "document.querySelector('#board .man[data-square=\"{to}\"]').dataset.slidFrom"
+        ))
+        .await,
+        json!(from),
+        "ludus's man slid"
+    );
+    page.press_and_release("e4", "e5").await;
+    page.idle_after(4, "the drop and the reply").await;
+    page.click("#back").await;
+    page.wait_for("document.querySelector('#moves .move.current[data-ply=\"3\"]') && document.body.dataset.state === 'idle'", "the drop shown").await;
+    assert!(
+        page.eval("document.querySelector('#board .man[data-square=\"e5\"]').dataset.slidFrom")
+            .await
+            .is_null(),
+        "a step back slides nothing"
+    );
+    page.close().await;
+}

@@ -307,6 +307,7 @@ async function refresh() {
   await readRecord();
   if (epoch !== state.epoch) return;
   drawBoard(diagram.text);
+  slide();
   readLegal(places.ok ? places.text : '', named.ok ? named.text : '');
   if (state.view === state.moves.length) state.endedByRules = mover.text === 'none';
   state.over = mover.text === 'none' || state.clock.flag !== null || state.ended !== null;
@@ -373,6 +374,34 @@ function drawBoard(svg) {
   orient();
   labelPlaces();
   drawCursor();
+}
+
+// The move just played, animated: the man's drawing slides from its start (Mentula:
+// over its pivot) to its square, as lichess animates moves; nothing for a pit, or for
+// a person who asked for less motion.
+const SLIDE_MS = 180;
+
+function slide() {
+  const places = state.slide;
+  state.slide = null;
+  if (!places || places.length < 2 || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  const to = places[places.length - 1];
+  const man = $('board').querySelector(`.man[data-square="${to}"]`);
+  const drawing = man?.firstElementChild;
+  const corner = (place) => {
+    const square = document.getElementById(`sq-${place}`);
+    return square ? [Number(square.getAttribute('x')), Number(square.getAttribute('y'))] : null;
+  };
+  const end = corner(to);
+  const steps = places.slice(0, -1).map(corner);
+  if (!drawing || !end || steps.some((p) => !p)) return;
+  // A man of a flipped board is turned back upright about its centre: its drawing's
+  // own axes point the other way.
+  const sign = state.flipped ? -1 : 1;
+  const offset = ([x, y]) => `translate(${sign * (x - end[0])}px, ${sign * (y - end[1])}px)`;
+  const frames = [...steps.map((p) => ({ transform: offset(p) })), { transform: 'translate(0px, 0px)' }];
+  drawing.animate(frames, { duration: SLIDE_MS * (frames.length - 1), easing: 'ease-out' });
+  man.dataset.slidFrom = places[0];
 }
 
 // Flipped, the board turns half round (CSS) and each man turns back upright about its
@@ -916,6 +945,9 @@ async function playMove(text, by) {
     return false;
   }
   chargeMove();
+  // The man slides from where it stood to where it lands (not after a drag: it is
+  // there already).
+  state.slide = dropped ? null : state.places.get(played.text) ?? null;
   state.moves = state.moves.slice(0, state.view);
   state.moves.push(played.text);
   state.view = state.moves.length;
@@ -1066,6 +1098,8 @@ let dragFrom = null;
 let drawFrom = null;
 // The click that follows a press handled here is not a second choice.
 let swallowClick = false;
+// A move being made by a drop: its man is on its square already, nothing slides.
+let dropped = false;
 
 // A point of the viewport in the board's own coordinates (flipped or not).
 function boardPoint(x, y) {
@@ -1133,7 +1167,14 @@ async function onPointerUp(event) {
   putBack();
   if (!to || to === drag.square || state.selected !== drag.square) return;
   const lands = movesFrom(drag.square).some((m) => toOf(m) === to);
-  if (lands) await choose({ square: to });
+  if (lands) {
+    dropped = true;
+    try {
+      await choose({ square: to });
+    } finally {
+      dropped = false;
+    }
+  }
   else say(`${drag.square} to ${to} is not a legal move`, 'illegal');
 }
 
