@@ -48,6 +48,12 @@ impl Browser {
 
     /// [`Browser::open`] with a server started with `args`.
     async fn open_with(game: &str, args: &[&str]) -> Browser {
+        Browser::open_in(game, args, &[]).await
+    }
+
+    /// [`Browser::open_with`], Chromium started with `chromium_args` too
+    /// (`--force-dark-mode`: the system asks for a dark theme).
+    async fn open_in(game: &str, args: &[&str], chromium_args: &[&str]) -> Browser {
         let server = Server::start(args);
         let port = free_port();
         // A process group of its own: Chromium runs under chromedriver, and a test that
@@ -61,7 +67,7 @@ impl Browser {
             .expect("chromedriver (Debian's chromium-driver) is installed");
         let profile =
             std::env::temp_dir().join(format!("ludus-chromium-{}-{port}", std::process::id()));
-        let args = [
+        let mut args = vec![
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
@@ -71,8 +77,10 @@ impl Browser {
             "--disable-quic",
             "--no-first-run",
             "--window-size=1200,1000",
-            &format!("--user-data-dir={}", profile.display()),
         ];
+        let profile_arg = format!("--user-data-dir={}", profile.display());
+        args.push(&profile_arg);
+        args.extend_from_slice(chromium_args);
         let mut capabilities = serde_json::Map::new();
         capabilities.insert(
             "goog:chromeOptions".into(),
@@ -1916,4 +1924,31 @@ async fn moves_slide_and_a_step_back_does_not() {
         "a step back slides nothing"
     );
     page.close().await;
+}
+
+/// The dark theme (issue 58): when the system asks for it, the page is dark and still
+/// passes axe-core (contrast among its checks), in every game.
+#[tokio::test]
+#[ignore = "needs chromium, chromium-driver and tests/axe; .ci/run runs it"]
+async fn the_dark_theme_follows_the_system_and_keeps_its_contrast() {
+    for &game in ludus::games::NAMES {
+        let page = Browser::open_in(game, &[], &["--force-dark-mode"]).await;
+        assert_eq!(
+            page.eval("matchMedia('(prefers-color-scheme: dark)').matches")
+                .await,
+            json!(true)
+        );
+        let background = page
+            .eval("getComputedStyle(document.documentElement).backgroundColor")
+            .await;
+        assert_eq!(background, json!("rgb(28, 24, 20)"), "{game}");
+        set_clock(&page, "5+3").await;
+        page.click("#how-to-play summary").await;
+        let faults = accessibility_faults(&page).await;
+        assert!(faults.is_empty(), "{game}: {faults:#?}");
+        if game == "senamukha" {
+            page.screenshot("senamukha-dark").await;
+        }
+        page.close().await;
+    }
 }
