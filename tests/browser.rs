@@ -1952,3 +1952,39 @@ async fn the_dark_theme_follows_the_system_and_keeps_its_contrast() {
         page.close().await;
     }
 }
+
+/// Sounds (issue 58): off at first; on, a move, a capture, a check and the end each
+/// make theirs (the page says which it made last).
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn sounds_tell_a_move_a_capture_a_check_and_the_end() {
+    let page = Browser::open("senamukha").await;
+    let pressed = "document.getElementById('sound').getAttribute('aria-pressed')";
+    assert_eq!(page.eval(pressed).await, json!("false"));
+    page.click("#sound").await;
+    assert_eq!(page.eval(pressed).await, json!("true"));
+    page.set_seat(1, "person").await;
+    page.set_position("k10/11/1r9/11/11/11/11/11/11/11/1R8K w - - 0 1")
+        .await;
+    let sound = "document.body.dataset.sound";
+    for (ply, mv, made) in [
+        (1, "b1b2", "move"),
+        (2, "a11a10", "move"),
+        (3, "b2b9", "capture"),
+        (4, "a10a11", "move"),
+        (5, "b9a9", "check"),
+    ] {
+        type_move(&page, mv).await;
+        page.idle_after(ply, mv).await;
+        assert_eq!(page.eval(sound).await, json!(made), "{mv}");
+    }
+    page.close().await;
+    // The end of a game.
+    let page = Browser::open("mangala").await;
+    page.click("#sound").await;
+    page.set_position("0,0,0,0,0,1/1,0,0,0,0,0 S 35 35").await;
+    page.click("#pit-F").await;
+    page.result().await;
+    assert_eq!(page.eval("document.body.dataset.sound").await, json!("end"));
+    page.close().await;
+}

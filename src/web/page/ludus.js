@@ -168,6 +168,8 @@ const state = {
   selected: null,
   flipped: false,
   paused: false,
+  soundOn: false, // the sounds of moves (toggleSound)
+  sound: null, // the sound of the move just played, made once the board shows it
   analysis: false, // analysis mode: ludus analyses the position shown, nobody moves for it
   analysing: null, // the analysis's search under way: { lines } (best first)
   drawn: [], // the arrows and rings a person drew on the position shown: [from, to]
@@ -308,8 +310,15 @@ async function refresh() {
   if (epoch !== state.epoch) return;
   drawBoard(diagram.text);
   slide();
+  const wasOver = state.view === state.moves.length && state.endedByRules;
   readLegal(places.ok ? places.text : '', named.ok ? named.text : '');
   if (state.view === state.moves.length) state.endedByRules = mover.text === 'none';
+  if (state.sound) {
+    const ended = state.endedByRules && !wasOver;
+    const check = $('board').querySelector('.mark.check');
+    play(ended ? 'end' : check ? 'check' : state.sound);
+    state.sound = null;
+  }
   state.over = mover.text === 'none' || state.clock.flag !== null || state.ended !== null;
   state.mover = state.over ? null : gameInfo().players.indexOf(mover.text);
   drawMoves();
@@ -663,6 +672,47 @@ function drawHowToPlay() {
   $('rules-link').href = `/rules/${encodeURIComponent(game.name)}`;
 }
 
+// --- Sound ----------------------------------------------------------------------
+
+// Optional sounds, made by the page itself (no file to load): a short tone for a
+// move, a lower and rougher one for a capture, two rising for a check, a chord at
+// the end. Off until the person turns them on (browsers allow sound only then).
+const SOUNDS = {
+  move: [[520, 0, 0.07, 'sine']],
+  capture: [[260, 0, 0.12, 'triangle'], [180, 0.03, 0.1, 'square']],
+  check: [[660, 0, 0.08, 'sine'], [880, 0.09, 0.1, 'sine']],
+  end: [[392, 0, 0.35, 'sine'], [494, 0, 0.35, 'sine'], [587, 0, 0.35, 'sine']],
+};
+let audio = null;
+
+function play(name) {
+  document.body.dataset.sound = name;
+  if (!state.soundOn || !audio) return;
+  const now = audio.currentTime;
+  for (const [frequency, at, length, type] of SOUNDS[name]) {
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.type = type;
+    tone.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.15, now + at);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + at + length);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(now + at);
+    tone.stop(now + at + length);
+  }
+}
+
+function toggleSound() {
+  state.soundOn = !state.soundOn;
+  if (state.soundOn && !audio) audio = new AudioContext();
+  $('sound').setAttribute('aria-pressed', String(state.soundOn));
+  try {
+    localStorage.setItem('ludus-sound', state.soundOn ? 'on' : 'off');
+  } catch {
+    // Kept for this page only.
+  }
+}
+
 // --- Clocks ---------------------------------------------------------------------
 
 // Clocks are the page's: a time control (minutes + seconds added a move) gives every
@@ -948,6 +998,10 @@ async function playMove(text, by) {
   // The man slides from where it stood to where it lands (not after a drag: it is
   // there already).
   state.slide = dropped ? null : state.places.get(played.text) ?? null;
+  // A capture, told by a man on the target before the move (the board not redrawn yet).
+  const at = state.places.get(played.text) ?? [];
+  const target = at[at.length - 1];
+  state.sound = target && $('board').querySelector(`.man[data-square="${target}"]`) ? 'capture' : 'move';
   state.moves = state.moves.slice(0, state.view);
   state.moves.push(played.text);
   state.view = state.moves.length;
@@ -2124,6 +2178,7 @@ function wire() {
   $('review-game').addEventListener('click', reviewGame);
   $('resign').addEventListener('click', resign);
   $('analysis').addEventListener('click', toggleAnalysis);
+  $('sound').addEventListener('click', toggleSound);
   // The right button draws arrows on the board, as on lichess: no menu there.
   $('board').addEventListener('contextmenu', (event) => event.preventDefault());
   $('offer-draw').addEventListener('click', offerDraw);
@@ -2183,6 +2238,18 @@ async function main() {
   }
   // The clocks as they stand when the page goes away.
   window.addEventListener('pagehide', save);
+  // Sound as the person left it; a browser lets it play from their first touch on.
+  try {
+    if (localStorage.getItem('ludus-sound') === 'on') {
+      state.soundOn = true;
+      $('sound').setAttribute('aria-pressed', 'true');
+    }
+  } catch {
+    // No storage: sound starts off.
+  }
+  document.addEventListener('pointerdown', () => {
+    if (state.soundOn && !audio) audio = new AudioContext();
+  });
 }
 
 main();
