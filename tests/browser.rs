@@ -1988,3 +1988,41 @@ async fn sounds_tell_a_move_a_capture_a_check_and_the_end() {
     assert_eq!(page.eval("document.body.dataset.sound").await, json!("end"));
     page.close().await;
 }
+
+/// Premoves (issue 58): while ludus thinks, a person chooses their next move; it is
+/// played at their turn, and ludus answers it; an illegal one is dropped with a message.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_premove_is_played_at_the_persons_turn() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "movetime 3000").await;
+    type_move(&page, "e4e5").await;
+    page.wait_for("state.thinking", "ludus thinking").await;
+    page.click_square("i3").await;
+    page.click_square("h5").await;
+    page.wait_for(
+        "document.getElementById('message').textContent.startsWith('premove i3 to h5') && document.querySelectorAll('#marks .premove').length === 2",
+        "the premove marked",
+    )
+    .await;
+    page.idle_after(4, "the premove played and answered").await;
+    assert_eq!(page.eval("state.moves[2]").await, json!("i3h5"));
+    // A premove that the reply makes illegal (onto a square of its own man) is dropped.
+    page.wait_for(
+        "!state.thinking && document.body.dataset.state === 'idle'",
+        "idle",
+    )
+    .await;
+    type_move(&page, "g4g5").await;
+    page.wait_for("state.thinking", "ludus thinking again")
+        .await;
+    page.click_square("h5").await;
+    page.click_square("g3").await;
+    page.wait_for(
+        "document.getElementById('message').textContent.includes('not legal now')",
+        "the illegal premove dropped",
+    )
+    .await;
+    assert_eq!(page.moves().await, 6);
+    page.close().await;
+}

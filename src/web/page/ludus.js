@@ -169,6 +169,8 @@ const state = {
   flipped: false,
   paused: false,
   soundOn: false, // the sounds of moves (toggleSound)
+  premove: null, // a person's move chosen while ludus thinks: { from, to } (choosePremove)
+  premoveFrom: null,
   sound: null, // the sound of the move just played, made once the board shows it
   analysis: false, // analysis mode: ludus analyses the position shown, nobody moves for it
   analysing: null, // the analysis's search under way: { lines } (best first)
@@ -259,6 +261,8 @@ function recordMoves(text, players, first) {
 function clearTransient() {
   $('thinking').textContent = '';
   state.drawn = [];
+  state.premove = null;
+  state.premoveFrom = null;
   state.line = null;
   $('choice').hidden = true;
   $('choice').innerHTML = '';
@@ -346,6 +350,7 @@ async function refresh() {
   drawArrows();
   setState('idle');
   if (state.analysis) startAnalysis();
+  else if (state.premove && personToMove()) playPremove();
   else maybeEngineMove();
 }
 
@@ -1056,6 +1061,8 @@ function mark(squares, kind) {
       } else {
         shape('circle', { cx, cy, r: size * 0.16, class: 'quiet' });
       }
+    } else if (kind === 'premove') {
+      shape('rect', { x: x + 3, y: y + 3, width: size - 6, height: size - 6, class: 'premove' });
     } else if (kind === 'pivot') {
       shape('circle', { cx, cy, r: size * 0.3, class: 'pivot' });
     }
@@ -1063,8 +1070,8 @@ function mark(squares, kind) {
 }
 
 function clearMarks() {
-  document.querySelectorAll('#board .selected, #board .target, #board .pivot').forEach((el) => {
-    el.classList.remove('selected', 'target', 'pivot');
+  document.querySelectorAll('#board .selected, #board .target, #board .pivot, #board .premove').forEach((el) => {
+    el.classList.remove('selected', 'target', 'pivot', 'premove');
   });
   document.querySelector('#board #marks')?.remove();
 }
@@ -1088,6 +1095,10 @@ async function onBoardClick(event) {
 async function choose(at) {
   // A choice offered for an earlier selection (a promotion) goes with it.
   $('choice').hidden = true;
+  if (canPremove() && at.square !== undefined) {
+    choosePremove(at.square);
+    return;
+  }
   if (state.view !== state.moves.length && !personToMove()) {
     say('ludus is to move here; step to the end, or choose a person for this seat');
     return;
@@ -1139,6 +1150,55 @@ async function choose(at) {
   // A move through a pivot (a jump over a man): each target's pivot too.
   mark([...new Set(from.map((m) => state.places.get(m)).filter((at) => at.length > 2).map((at) => at[1]))], 'pivot');
   say(`from ${square} to ${[...new Set(from.map(toOf))].join(', ')}`);
+}
+
+// --- Premoves -------------------------------------------------------------------
+
+// As on lichess, a person facing ludus (two players) may choose their next move while
+// ludus thinks: a man of their own, then where it goes. It is played as soon as it is
+// their turn if it is legal then (a promotion asks), else dropped with a message. A
+// click on the man again, or anywhere else than a square, cancels it.
+function canPremove() {
+  const players = gameInfo().players;
+  return players.length === 2 && state.thinking && !state.over && state.mover !== null &&
+    state.view === state.moves.length && state.seats[1 - state.mover] === 'person';
+}
+
+function choosePremove(square) {
+  const person = gameInfo().players[1 - state.mover];
+  const from = state.premoveFrom;
+  clearMarks();
+  if (from === null || from === undefined) {
+    state.premove = null;
+    if (!$('board').querySelector(`.man.${person}[data-square="${square}"]`)) {
+      say(`ludus is thinking; a premove starts from a man of ${person}'s`);
+      return;
+    }
+    state.premoveFrom = square;
+    mark([square], 'selected');
+    say(`premove from ${square}: where to?`);
+    return;
+  }
+  state.premoveFrom = null;
+  if (square === from) {
+    say('premove cancelled');
+    return;
+  }
+  state.premove = { from, to: square };
+  mark([from, square], 'premove');
+  say(`premove ${from} to ${square}: played when it is ${person}'s turn, if legal then`);
+}
+
+// At the person's turn: the premove waiting, played or dropped.
+async function playPremove() {
+  const premove = state.premove;
+  state.premove = null;
+  state.premoveFrom = null;
+  if (!premove || !personToMove() || state.view !== state.moves.length) return;
+  const choices = state.legal.filter((m) => fromOf(m) === premove.from && toOf(m) === premove.to);
+  if (choices.length === 1) await playMove(choices[0], 'person');
+  else if (choices.length > 1) await offerChoice(choices);
+  else say(`the premove ${premove.from} to ${premove.to} is not legal now: dropped`, 'illegal');
 }
 
 // --- Moves by dragging --------------------------------------------------------------
