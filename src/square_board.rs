@@ -169,6 +169,9 @@ pub struct SvgBoard<'a> {
     pub man: &'a dyn Fn(usize, usize) -> Option<(String, String)>,
     /// Marked squares (file, rank) and the mark's class and colour.
     pub marks: Vec<(usize, usize, &'static str, &'static str)>,
+    /// Drawn over the squares and their marks, under the men (a move's path).
+    pub underlay: String,
+    /// Drawn over everything.
     pub overlay: String,
 }
 
@@ -223,6 +226,7 @@ impl SvgBoard<'_> {
                 square_name(file, rank)
             ));
         }
+        out.push_str(&self.underlay);
         for i in 0..size {
             let letter = (b'a' + i as u8) as char;
             let (x, _) = svg_centre(size, i, 0);

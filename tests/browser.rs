@@ -1747,6 +1747,10 @@ async fn the_layout_follows_the_game_on_a_desk_and_on_a_phone() {
         "the board turned",
     )
     .await;
+    page.client.set_window_size(390, 844).await.unwrap();
+    page.wait_for("window.innerWidth <= 390", "the phone-sized window")
+        .await;
+    page.screenshot("mangala-phone").await;
     page.close().await;
     // Four clocks, one row.
     let page = Browser::open("mentula").await;

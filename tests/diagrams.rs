@@ -149,14 +149,23 @@ fn mentula_draws_four_colours_four_players_and_the_last_jump() {
     let jumps = with_class(&document, "jump");
     assert_eq!(jumps.len(), 1, "one jump so far");
     assert_eq!(jumps[0].attribute("data-player"), Some("white"));
-    // The pivot is ringed, not covered: no filled shape over the jumped man.
+    // The pivot is ringed, not covered: no filled shape over the jumped man, and the
+    // path runs under the men.
+    let rings = with_class(&document, "jump-pivot");
+    assert_eq!(squares_of(&rings), ["b1"]);
     assert!(
-        jumps[0]
+        rings[0]
             .descendants()
             .filter(|n| n.has_tag_name("circle"))
             .all(|c| c.attribute("fill") == Some("none")),
         "{svg}"
     );
+    let order: Vec<&str> = document
+        .descendants()
+        .filter_map(|n| n.attribute("class"))
+        .filter(|c| *c == "jump" || c.starts_with("man "))
+        .collect();
+    assert_eq!(order[0], "jump", "the path is drawn before the men");
     golden("mentula", &svg);
 }
 

@@ -16,6 +16,7 @@ const LETTER_FILLS: [&str; 4] = ["#222222", "#222222", "#ffffff", "#ffffff"];
 
 pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> String {
     let mut marks = Vec::new();
+    let mut underlay = String::new();
     let mut overlay = String::new();
     if let Some(mv) = last {
         for (sq, class) in [
@@ -26,17 +27,22 @@ pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> Str
             marks.push((sq.file(), sq.rank(), class, "#f6e05e"));
         }
         // Each player's last jump in the player's colour (the latest drawn last, on
-        // top): after a person's move the three replies all show. The pivot is ringed,
-        // not covered, so that the jumped man's initial stays readable.
+        // top): after a person's move the three replies all show. The path runs under
+        // the men and the pivot is ringed, not covered, so that the jumped man's
+        // initial stays readable.
         for (player, jump) in last_jumps(position, mv).into_iter().rev() {
             let point = |sq: Square| svg_centre(SIZE, sq.file(), sq.rank());
             let ((x0, y0), (x1, y1), (x2, y2)) =
                 (point(jump.from), point(jump.pivot), point(jump.to));
             let colour = SEATS[player].colour;
             let name = NAMES[player];
-            overlay.push_str(&format!(
-                "<g class=\"jump\" data-player=\"{name}\" data-from=\"{}\" data-pivot=\"{}\" data-to=\"{}\"><polyline points=\"{x0},{y0} {x1},{y1} {x2},{y2}\" fill=\"none\" stroke=\"#222222\" stroke-width=\"5\" stroke-dasharray=\"6 4\"/><polyline points=\"{x0},{y0} {x1},{y1} {x2},{y2}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\" stroke-dasharray=\"6 4\"/><circle class=\"pivot-ring\" cx=\"{x1}\" cy=\"{y1}\" r=\"17\" fill=\"none\" stroke=\"#222222\" stroke-width=\"4\"/><circle cx=\"{x1}\" cy=\"{y1}\" r=\"17\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/></g>\n",
+            underlay.push_str(&format!(
+                "<g class=\"jump\" data-player=\"{name}\" data-from=\"{}\" data-pivot=\"{}\" data-to=\"{}\"><polyline points=\"{x0},{y0} {x1},{y1} {x2},{y2}\" fill=\"none\" stroke=\"#222222\" stroke-width=\"5\" stroke-dasharray=\"6 4\"/><polyline points=\"{x0},{y0} {x1},{y1} {x2},{y2}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\" stroke-dasharray=\"6 4\"/></g>\n",
                 jump.from, jump.pivot, jump.to
+            ));
+            overlay.push_str(&format!(
+                "<g class=\"jump-pivot\" data-player=\"{name}\" data-square=\"{}\"><circle cx=\"{x1}\" cy=\"{y1}\" r=\"17\" fill=\"none\" stroke=\"#222222\" stroke-width=\"4\"/><circle cx=\"{x1}\" cy=\"{y1}\" r=\"17\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/></g>\n",
+                jump.pivot
             ));
         }
     }
@@ -72,6 +78,7 @@ pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> Str
         square: &square,
         man: &man_at,
         marks,
+        underlay,
         overlay,
     }
     .render()

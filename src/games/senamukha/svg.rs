@@ -99,6 +99,7 @@ pub fn diagram(position: &Position, last: Option<Move>) -> String {
         square: &square,
         man: &man_at,
         marks,
+        underlay: String::new(),
         overlay: String::new(),
     }
     .render()
