@@ -253,9 +253,11 @@ fn a_terminate_with_turn_numbers_stops_only_those_turns() {
     let got = responses(&mut engine, 3);
     assert_eq!(got[0]["action"], "terminate", "{got:?}");
     assert_eq!(got[1]["turnNumber"], 1, "{got:?}");
+    // Turn 1 ran (it has lines) and answered only after its own terminate (after the
+    // reply to t2): the first terminate left it searching.
     assert!(got[1]["noResults"].is_null(), "turn 1 ran: {got:?}");
     assert!(
-        got[1]["rootInfo"]["timeMs"].as_u64().unwrap() >= 250,
+        !got[1]["moveInfos"].as_array().unwrap().is_empty(),
         "{got:?}"
     );
     assert_eq!(
