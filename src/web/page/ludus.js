@@ -390,7 +390,7 @@ function drawBoard(svg) {
   drawCursor();
 }
 
-// The move just played, animated: the man's drawing slides from its start (Mentula:
+// The move just played, animated: the man's drawing slides from its start (a jump:
 // over its pivot) to its square, as lichess animates moves; nothing for a pit, or for
 // a person who asked for less motion.
 const SLIDE_MS = 180;
