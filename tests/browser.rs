@@ -169,8 +169,16 @@ impl Browser {
         }
     }
 
+    /// Waits until no man is sliding (a move's animation moves its drawing off its
+    /// square for a moment).
+    async fn at_rest(&self) {
+        self.wait_for("document.getAnimations().length === 0", "the men at rest")
+            .await;
+    }
+
     /// Where the centre of a square is drawn, in the viewport (flipped or not).
     async fn centre_of(&self, square: &str) -> (f64, f64) {
+        self.at_rest().await;
         let centre = self
             .eval(&format!(
                 "(() => {{ const r = document.getElementById('sq-{square}').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
@@ -219,6 +227,7 @@ impl Browser {
     /// Every man is drawn on its own square: the man at the centre of each square's
     /// drawing is that square's. Returns where the men are drawn (square, x, y).
     async fn men_on_their_squares(&self) -> Vec<(String, f64, f64)> {
+        self.at_rest().await;
         let men = self
             .eval(
                 "[...document.querySelectorAll('#board .man')].map((man) => {
