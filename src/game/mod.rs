@@ -49,7 +49,7 @@ use std::fmt;
 pub use descriptor::{Descriptor, NamedNotation, Seat, XboardPieces, seat_names};
 pub use error::{MoveError, OptionError, PositionError, PositionFault, UnknownChoice};
 pub use outcome::{EndReason, Outcome, Verdict, next_turn, score_text, score_value};
-pub use presentation::{DiagramLayer, Presentation, diagram_layers};
+pub use presentation::{DiagramLayer, Leaving, Presentation, diagram_layers};
 pub use rng::{Rng, splitmix64};
 pub use rule_option::parse_limit;
 pub use text::{QUOTED_CHARS, choose, escaped, in_words, quote, quoted};

@@ -29,6 +29,11 @@ pub trait Presentation: Game {
     /// serves beside its short "how to play".
     const RULES: &'static str;
 
+    /// How a player leaves a game that goes on without it, where one does (Mentula,
+    /// rules M11); `None` where a player's leaving ends the game (two players: the
+    /// other wins).
+    const LEAVING: Option<Leaving> = None;
+
     /// The places a person points at to make a legal move, named as the SVG diagram's
     /// ids name them (`sq-<place>`, `pit-<place>`): where the move starts first, where
     /// it ends last (Mentula's pivot between them); a Mangala II move is its one pit.
@@ -48,6 +53,16 @@ pub trait Presentation: Game {
         let _ = layers;
         self.diagram_svg(last)
     }
+}
+
+/// The moves a front end plays for a player who leaves a game that goes on without
+/// it ([`Presentation::LEAVING`]), as the game's every notation writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leaving {
+    /// The player to move resigns.
+    pub resign: &'static str,
+    /// The player to move ran out of time.
+    pub time: &'static str,
 }
 
 /// The layers asked for as the game names them, for [`Presentation::diagram_svg_with`];

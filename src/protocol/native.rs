@@ -60,7 +60,8 @@ pub const COMMANDS: &[&str] = &[
 /// its name for people, `reading` (the notation people read the game in), a `layer`
 /// line for each extra a diagram can draw, with what it shows, a `level` line for each
 /// strength level with its Elo on ludus's scale, a `howto` line for each sentence of
-/// the rules' essentials).
+/// the rules' essentials, and in a game that goes on when a player leaves, the moves
+/// that leave: `leave resign <move>`, `leave time <move>`).
 struct Describe;
 
 impl games::Visitor for Describe {
@@ -87,6 +88,10 @@ impl games::Visitor for Describe {
         }
         for sentence in G::HOW_TO_PLAY {
             lines.push(format!("howto {sentence}"));
+        }
+        if let Some(leaving) = G::LEAVING {
+            lines.push(format!("leave resign {}", leaving.resign));
+            lines.push(format!("leave time {}", leaving.time));
         }
         lines.join("\n")
     }

@@ -31,9 +31,9 @@ pub fn diagram(position: &Position, last: Option<Move>) -> String {
         (MARGIN + STORE + column * PIT + PIT / 2, row_y + PIT / 2)
     };
     let sown = last.and_then(|mv| sowing(position, mv));
-    if let Some((path, _)) = &sown {
+    if let Some(sown) = &sown {
         // Under the pits: the path shows between them, not over their counts.
-        out.push_str(&sowing_path(path, &centre));
+        out.push_str(&sowing_path(&sown.path, &centre));
     }
     for (pit, &count) in pits.iter().enumerate().take(PITS) {
         let owner = if pit < ROW { "south" } else { "north" };
@@ -81,16 +81,27 @@ pub fn diagram(position: &Position, last: Option<Move>) -> String {
             height - 8
         ));
     }
-    if let Some((path, captured)) = &sown {
-        out.push_str(&sowing_marks(path, captured, &centre));
+    if let Some(sown) = &sown {
+        out.push_str(&sowing_marks(sown, &centre));
     }
     out.push_str("</svg>");
     out
 }
 
-/// The pits the last move's counters fell in, in order, and the pits it captured; from
-/// the position before it (`None` when the position does not hold the move).
-fn sowing(position: &Position, last: Move) -> Option<(Vec<usize>, Vec<usize>)> {
+/// The last move's sowing, from the position before it.
+struct Sowing {
+    /// The pits its counters fell in, in order (a pit once a lap).
+    path: Vec<usize>,
+    /// The pits it captured.
+    captured: Vec<usize>,
+    /// Every pit's count once the counters were taken up (the pit sown from empty).
+    before: [u8; PITS],
+    /// Each player's captured counters before it.
+    stores_before: [u32; 2],
+}
+
+/// The last move's sowing (`None` when the position does not hold the move).
+fn sowing(position: &Position, last: Move) -> Option<Sowing> {
     let mut before = position.clone();
     if before.undo()? != last {
         return None;
@@ -104,15 +115,21 @@ fn sowing(position: &Position, last: Move) -> Option<(Vec<usize>, Vec<usize>)> {
         pit = next_pit(pit, origin, skip);
         path.push(pit);
     }
-    let mut sown = *before.pits();
-    sown[origin] = 0;
+    let mut taken_up = *before.pits();
+    taken_up[origin] = 0;
+    let mut sown = taken_up;
     for &p in &path {
         sown[p] += 1;
     }
     let captured = (0..PITS)
         .filter(|&p| sown[p] > 0 && position.pits()[p] == 0)
         .collect();
-    Some((path, captured))
+    Some(Sowing {
+        path,
+        captured,
+        before: taken_up,
+        stores_before: [before.captured(0), before.captured(1)],
+    })
 }
 
 /// The path of the sowing, from the pit sown from through the pits of its first lap:
@@ -133,13 +150,20 @@ fn sowing_path(path: &[usize], centre: &dyn Fn(usize) -> (usize, usize)) -> Stri
 }
 
 /// The sowing drawn over the pits, taking no clicks: a badge `+n` on each pit sown (n
-/// counters fell there), a red ring on each pit captured.
-fn sowing_marks(
-    path: &[usize],
-    captured: &[usize],
-    centre: &dyn Fn(usize) -> (usize, usize),
-) -> String {
-    let mut out = String::from("<g class=\"sowing\" pointer-events=\"none\">");
+/// counters fell there), a red ring on each pit captured. The group states the whole
+/// sowing for a client that animates it counter by counter: `data-path`, the pits in
+/// the order the counters fell (every lap), `data-before`, every pit's count once the
+/// counters were taken up (A to F, then a to f), `data-stores-before`, South's and
+/// North's captured counters before the move.
+fn sowing_marks(sown: &Sowing, centre: &dyn Fn(usize) -> (usize, usize)) -> String {
+    let (path, captured) = (&sown.path, &sown.captured);
+    let words = |values: &mut dyn Iterator<Item = String>| values.collect::<Vec<_>>().join(" ");
+    let mut out = format!(
+        "<g class=\"sowing\" pointer-events=\"none\" data-path=\"{}\" data-before=\"{}\" data-stores-before=\"{}\">",
+        words(&mut path.iter().map(|&p| pit_letter(p).to_string())),
+        words(&mut sown.before.iter().map(|c| c.to_string())),
+        words(&mut sown.stores_before.iter().map(|c| c.to_string())),
+    );
     for pit in 0..PITS {
         let fell = path.iter().filter(|&&p| p == pit).count();
         if fell == 0 {
@@ -153,7 +177,7 @@ fn sowing_marks(
             by + 4
         ));
     }
-    for &pit in captured {
+    for &pit in captured.iter() {
         let (x, y) = centre(pit);
         out.push_str(&format!(
             "<circle class=\"captured\" data-pit=\"{}\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"none\" stroke=\"#b00020\" stroke-width=\"4\" stroke-dasharray=\"6 3\"/>",

@@ -45,7 +45,10 @@ fn targets(position: &Position) -> [Bitboard; PLAYERS] {
     let mut moves = Vec::with_capacity(12);
     for (player, set) in out.iter_mut().enumerate() {
         position.moves_of(player, &mut moves);
-        *set = moves.iter().fold(0, |acc, m| acc | m.to.bit());
+        *set = moves
+            .iter()
+            .filter_map(|m| m.to())
+            .fold(0, |acc, to| acc | to.bit());
     }
     out
 }
@@ -94,8 +97,9 @@ impl MultiPlayerGame for Position {
 
     fn order_key(&self, mv: Move) -> i32 {
         // Captures first, then jumps toward the centre.
-        let capture = i32::from(self.owner(mv.to).is_some()) * 100;
-        let (f, r) = (mv.to.file() as i32, mv.to.rank() as i32);
+        let Some(to) = mv.to() else { return i32::MIN };
+        let capture = i32::from(self.owner(to).is_some()) * 100;
+        let (f, r) = (to.file() as i32, to.rank() as i32);
         capture - ((2 * f - 7).abs() + (2 * r - 7).abs())
     }
 }

@@ -24,7 +24,8 @@ mod tests;
 
 pub use notation::Notation;
 pub use position::{
-    CAPTURE_LIMIT, LAST_PLAYER, Move, NO_CAPTURES, NO_MOVES, Position, REPETITION, Rules, Scoring,
+    CAPTURE_LIMIT, Jump, LAST_PLAYER, Leaving, Move, NO_CAPTURES, NO_MOVES, Position, REPETITION,
+    Rules, Scoring,
 };
 
 use crate::game::{
@@ -163,11 +164,12 @@ impl Presentation for Position {
         "Four players, White, Yellow, Red and Magenta, each with four men in a corner, move in turn.",
         "A man jumps over another man of its own, at any distance and in any direction, to the square as far beyond it (the pivot's point reflection).",
         "Landing on another player's man captures it; nothing between the squares matters.",
-        "A player with no move has its turn passed.",
+        "A player with no move has its turn passed; a player who resigns or runs out of time leaves, its men taken off, and the others play on.",
         "A player scores the squares its men can ever reach, each shared with the others who reach it; the highest score wins.",
         "The game ends when at most one player has men, nobody can move, no capture can happen any more, a position comes a third time, or after 200 turns without a capture.",
     ];
     const RULES: &'static str = include_str!("../../../protocol-spec/rules/mentula.md");
+    const LEAVING: Option<crate::game::Leaving> = Some(notation::LEAVES);
     /// `reach`: the squares each player can reach, shared ones outlined.
     const DIAGRAM_LAYERS: &'static [DiagramLayer] = &[DiagramLayer {
         name: "reach",
@@ -198,6 +200,13 @@ impl Presentation for Position {
     }
 
     fn move_places(&self, mv: Move) -> Vec<String> {
-        vec![mv.from.to_string(), mv.pivot.to_string(), mv.to.to_string()]
+        match mv {
+            Move::Jump(jump) => vec![
+                jump.from.to_string(),
+                jump.pivot.to_string(),
+                jump.to.to_string(),
+            ],
+            Move::Leave(_) => Vec::new(),
+        }
     }
 }

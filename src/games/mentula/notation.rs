@@ -4,17 +4,21 @@
 //! - short: the target alone, `c3` (one target names one move: the start is the
 //!   mover's piece of the target's colour, the pivot the midpoint);
 //! - compact: start and target, `a1c3`.
+//!
+//! In every notation a player who leaves the game (M11) is written `R` (resigned) or
+//! `T` (out of time), the letters of chess.com's four-player records (PGN4).
 
 use nom::{
     IResult, Parser,
     branch::alt,
+    bytes::complete::tag,
     character::complete::{char, one_of, satisfy},
     combinator::{all_consuming, map_res, value},
 };
 
 use super::board::{NAMES, SIZE, Square};
 use super::geometry::jump;
-use super::position::{Move, Position};
+use super::position::{Leaving, Move, Position};
 use crate::game::MoveError;
 
 /// The move notations of Mentula.
@@ -41,6 +45,7 @@ enum Written {
     Short {
         to: Square,
     },
+    Leave(Leaving),
 }
 
 fn square(input: &str) -> IResult<&str, Square> {
@@ -92,8 +97,30 @@ fn short(input: &str) -> IResult<&str, Written> {
     Ok((rest, Written::Short { to }))
 }
 
+/// How a leave is written, in every notation.
+pub(super) const LEAVES: crate::game::Leaving = crate::game::Leaving {
+    resign: "R",
+    time: "T",
+};
+
+fn leave(input: &str) -> IResult<&str, Written> {
+    alt((
+        value(Written::Leave(Leaving::Resigned), tag(LEAVES.resign)),
+        value(Written::Leave(Leaving::OutOfTime), tag(LEAVES.time)),
+    ))
+    .parse(input)
+}
+
+fn leave_text(why: Leaving) -> &'static str {
+    match why {
+        Leaving::Resigned => LEAVES.resign,
+        Leaving::OutOfTime => LEAVES.time,
+    }
+}
+
 fn read(text: &str) -> Option<Written> {
     alt((
+        all_consuming(leave),
         all_consuming(full),
         all_consuming(compact),
         all_consuming(short),
@@ -109,7 +136,7 @@ impl Position {
         let text = text.trim();
         let written = read(text).ok_or_else(|| MoveError::Syntax {
             text: text.to_string(),
-            why: "not a move in full (a1-b2-c3), short (c3) or compact (a1c3) form".to_string(),
+            why: "not a move in full (a1-b2-c3), short (c3) or compact (a1c3) form, nor R or T (the player leaves)".to_string(),
         })?;
         let illegal = |why: String| MoveError::Illegal {
             text: text.to_string(),
@@ -122,6 +149,7 @@ impl Position {
         self.legal_moves(&mut legal);
         let to = match written {
             Written::Full { to, .. } | Written::Compact { to, .. } | Written::Short { to } => to,
+            Written::Leave(why) => return Ok(Move::Leave(why)),
         };
         if own & to.bit() != 0 {
             return Err(illegal(format!("{to} holds a {name} piece")));
@@ -130,8 +158,9 @@ impl Position {
             Written::Short { to } => legal
                 .iter()
                 .copied()
-                .find(|m| m.to == to)
+                .find(|m| m.to() == Some(to))
                 .ok_or_else(|| illegal(format!("no {name} piece can jump to {to}"))),
+            Written::Leave(why) => Ok(Move::Leave(why)),
             Written::Compact { from, to } => {
                 if own & from.bit() == 0 {
                     return Err(illegal(format!("there is no {name} piece on {from}")));
@@ -139,7 +168,7 @@ impl Position {
                 legal
                     .iter()
                     .copied()
-                    .find(|m| m.from == from && m.to == to)
+                    .find(|m| matches!(m, Move::Jump(j) if j.from == from && j.to == to))
                     .ok_or_else(|| illegal(format!("no {name} jump from {from} lands on {to}")))
             }
             Written::Full {
@@ -180,13 +209,17 @@ impl Position {
                         "it captures on {to} but is written with - (use x)"
                     )));
                 }
-                Ok(Move { from, pivot, to })
+                Ok(Move::jump(from, pivot, to))
             }
         }
     }
 
     /// Prints a legal move.
     pub fn format_move(&self, mv: Move, notation: Notation) -> String {
+        let mv = match mv {
+            Move::Jump(jump) => jump,
+            Move::Leave(why) => return leave_text(why).to_string(),
+        };
         match notation {
             Notation::Full => {
                 let mark = if self.owner(mv.to).is_some() {

@@ -39,15 +39,56 @@ pub const END_REASONS: &[EndReason] = &[
 
 /// A jump: the piece on `from` jumps over the piece on `pivot` and lands on `to`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Move {
+pub struct Jump {
     pub from: Square,
     pub pivot: Square,
     pub to: Square,
 }
 
-impl std::fmt::Debug for Move {
+impl std::fmt::Debug for Jump {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}-{}-{}", self.from, self.pivot, self.to)
+    }
+}
+
+/// Why a player leaves the game (protocol-spec/rules/mentula.md, M11).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Leaving {
+    /// The player resigned.
+    Resigned,
+    /// The player's clock ran out.
+    OutOfTime,
+}
+
+/// What the player to move does: a jump, or leaving the game (M11). Leaving is never
+/// a legal move (the move generator and the searches know jumps only); a front end
+/// plays it for a player who resigns or whose clock runs out, and records keep it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Move {
+    Jump(Jump),
+    Leave(Leaving),
+}
+
+impl Move {
+    /// The jump from `from` over `pivot` to `to`.
+    pub const fn jump(from: Square, pivot: Square, to: Square) -> Move {
+        Move::Jump(Jump { from, pivot, to })
+    }
+    /// The square a jump lands on; `None` for leaving.
+    pub fn to(self) -> Option<Square> {
+        match self {
+            Move::Jump(jump) => Some(jump.to),
+            Move::Leave(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Move::Jump(jump) => jump.fmt(f),
+            Move::Leave(why) => why.fmt(f),
+        }
     }
 }
 
@@ -85,6 +126,8 @@ impl Default for Rules {
 struct Undo {
     mv: Move,
     captured: Option<u8>,
+    /// The men a player who left took off the board.
+    removed: Bitboard,
     to_move: u8,
     since_capture: u32,
     round: u32,
@@ -209,7 +252,7 @@ impl Position {
                 if let Some(to) = jump(from, pivot)
                     && own & to.bit() == 0
                 {
-                    visit(Move { from, pivot, to });
+                    visit(Move::jump(from, pivot, to));
                 }
             }
         }
@@ -242,30 +285,50 @@ impl Position {
         })
     }
 
-    /// Plays a legal move, then hands the turn to the next player in order who can
-    /// move (players in statura are skipped); if nobody can, to the next in order.
+    /// Plays a legal move (or leaving, M11), then hands the turn to the next player in
+    /// order who can move (players in statura are skipped); if nobody can, to the next
+    /// in order.
     pub fn play(&mut self, mv: Move) {
         let mover = self.to_move;
-        let captured = (0..PLAYERS).find(|&p| p != mover && self.men[p] & mv.to.bit() != 0);
-        self.history.push(Undo {
+        let mut undo = Undo {
             mv,
-            captured: captured.map(|p| p as u8),
+            captured: None,
+            removed: 0,
             to_move: mover as u8,
             since_capture: self.since_capture,
             round: self.round,
             hash: self.hash,
-        });
-        if let Some(victim) = captured {
-            self.men[victim] ^= mv.to.bit();
-            self.hash ^= ZOBRIST.men[victim][mv.to.index()];
-        }
-        self.men[mover] ^= mv.from.bit() | mv.to.bit();
-        self.hash ^= ZOBRIST.men[mover][mv.from.index()] ^ ZOBRIST.men[mover][mv.to.index()];
-        self.since_capture = if captured.is_some() {
-            0
-        } else {
-            self.since_capture + 1
         };
+        match mv {
+            Move::Jump(jump) => {
+                let captured =
+                    (0..PLAYERS).find(|&p| p != mover && self.men[p] & jump.to.bit() != 0);
+                undo.captured = captured.map(|p| p as u8);
+                if let Some(victim) = captured {
+                    self.men[victim] ^= jump.to.bit();
+                    self.hash ^= ZOBRIST.men[victim][jump.to.index()];
+                }
+                self.men[mover] ^= jump.from.bit() | jump.to.bit();
+                self.hash ^=
+                    ZOBRIST.men[mover][jump.from.index()] ^ ZOBRIST.men[mover][jump.to.index()];
+                self.since_capture = if captured.is_some() {
+                    0
+                } else {
+                    self.since_capture + 1
+                };
+            }
+            Move::Leave(_) => {
+                // The leaver's men go, as if all were captured: no earlier position
+                // can recur and the count towards the capture limit starts again.
+                undo.removed = self.men[mover];
+                for sq in Squares::new(self.men[mover]) {
+                    self.hash ^= ZOBRIST.men[mover][sq.index()];
+                }
+                self.men[mover] = 0;
+                self.since_capture = 0;
+            }
+        }
+        self.history.push(undo);
         let (next, new_round) = next_turn(mover, PLAYERS, |p| self.can_move(p));
         if new_round {
             self.round += 1;
@@ -278,9 +341,14 @@ impl Position {
     pub fn undo(&mut self) -> Option<Move> {
         let undo = self.history.pop()?;
         let mover = undo.to_move as usize;
-        self.men[mover] ^= undo.mv.from.bit() | undo.mv.to.bit();
-        if let Some(victim) = undo.captured {
-            self.men[victim as usize] ^= undo.mv.to.bit();
+        match undo.mv {
+            Move::Jump(jump) => {
+                self.men[mover] ^= jump.from.bit() | jump.to.bit();
+                if let Some(victim) = undo.captured {
+                    self.men[victim as usize] ^= jump.to.bit();
+                }
+            }
+            Move::Leave(_) => self.men[mover] = undo.removed,
         }
         self.to_move = mover;
         self.since_capture = undo.since_capture;

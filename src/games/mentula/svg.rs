@@ -5,7 +5,7 @@
 //! several outlined), which is what the players score (protocol-spec/rules/mentula.md, M8).
 
 use super::board::{NAMES, PLAYERS, SEATS, SIZE, Square};
-use super::position::{Move, Position};
+use super::position::{Jump, Move, Position};
 use super::reach;
 use crate::square_board::{SvgBoard, svg_centre};
 
@@ -19,12 +19,14 @@ pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> Str
     let mut underlay = String::new();
     let mut overlay = String::new();
     if let Some(mv) = last {
-        for (sq, class) in [
-            (mv.from, "last from"),
-            (mv.pivot, "last pivot"),
-            (mv.to, "last to"),
-        ] {
-            marks.push((sq.file(), sq.rank(), class, "#f6e05e"));
+        if let Move::Jump(mv) = mv {
+            for (sq, class) in [
+                (mv.from, "last from"),
+                (mv.pivot, "last pivot"),
+                (mv.to, "last to"),
+            ] {
+                marks.push((sq.file(), sq.rank(), class, "#f6e05e"));
+            }
         }
         // Each player's last jump in the player's colour (the latest drawn last, on
         // top): after a person's move the three replies all show. The path runs under
@@ -86,35 +88,41 @@ pub fn diagram(position: &Position, last: Option<Move>, show_reach: bool) -> Str
 
 /// Each player's last jump, the latest first (`last` first of all): the position's
 /// own history, taken back on a copy, as far back as a round and a little more (a
-/// player in statura has none in it).
-fn last_jumps(position: &Position, last: Move) -> Vec<(usize, Move)> {
+/// player in statura has none in it; one who left has no jump drawn).
+fn last_jumps(position: &Position, last: Move) -> Vec<(usize, Jump)> {
     let mut back = position.clone();
     let mut seen = [false; PLAYERS];
     let mut jumps = Vec::new();
     for _ in 0..2 * PLAYERS {
         let Some(mv) = back.undo() else { break };
-        if jumps.is_empty() && mv != last {
+        if seen == [false; PLAYERS] && mv != last {
             // The history is not the game's: only the move known to be last.
-            return vec![(mover_of(position, last), last)];
+            return known_last(position, last);
         }
         let mover = back.to_move();
         if !seen[mover] {
             seen[mover] = true;
-            jumps.push((mover, mv));
+            if let Move::Jump(jump) = mv {
+                jumps.push((mover, jump));
+            }
         }
         if seen.iter().all(|&s| s) {
             break;
         }
     }
-    if jumps.is_empty() {
-        jumps.push((mover_of(position, last), last));
+    if seen == [false; PLAYERS] {
+        return known_last(position, last);
     }
     jumps
 }
 
-/// Who made `mv`, from the man it left on its target.
-fn mover_of(position: &Position, mv: Move) -> usize {
-    position.owner(mv.to).unwrap_or(0)
+/// The move known to be last when the history does not hold it, with its mover (the
+/// owner of the man it left on its target); nothing to draw for a leave.
+fn known_last(position: &Position, last: Move) -> Vec<(usize, Jump)> {
+    match last {
+        Move::Jump(jump) => vec![(position.owner(jump.to).unwrap_or(0), jump)],
+        Move::Leave(_) => Vec::new(),
+    }
 }
 
 /// Every reachable square as a group of class `reach` (`reach shared` when more than

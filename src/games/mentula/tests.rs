@@ -3,7 +3,7 @@
 use super::board::{PLAYERS, Square};
 use super::fen;
 use super::notation::Notation;
-use super::position::{Move, Position};
+use super::position::{Leaving, Move, Position};
 use super::reference::{self, Board};
 use crate::game::Rng;
 use crate::game::testing::assert_refused;
@@ -62,7 +62,7 @@ fn fast_and_simple_implementations_agree_move_for_move_in_random_games() {
             let simple: Vec<Move> = board
                 .moves_of(board.to_move)
                 .into_iter()
-                .map(|(from, pivot, to)| Move { from, pivot, to })
+                .map(|(from, pivot, to)| Move::jump(from, pivot, to))
                 .collect();
             assert_eq!(
                 names(&fast),
@@ -76,7 +76,10 @@ fn fast_and_simple_implementations_agree_move_for_move_in_random_games() {
             let mv = fast[rng.below(fast.len())];
             let before = (position.fen(), position.zobrist());
             position.play(mv);
-            board.play((mv.from, mv.pivot, mv.to));
+            let Move::Jump(jump) = mv else {
+                panic!("{mv:?} is not a jump")
+            };
+            board.play((jump.from, jump.pivot, jump.to));
             assert_eq!(board_of(&position), board, "game {game}");
             assert_eq!(position.zobrist(), position.hash_from_scratch());
             position.undo();
@@ -518,4 +521,79 @@ fn the_usual_start_has_four_corner_blocks_of_four_colours_and_white_to_play() {
         assert_eq!(colours.len(), 4, "player {player}");
         assert_eq!(p.men(player).count_ones(), 4, "player {player}");
     }
+}
+
+// ---- leaving the game (M11) ----
+
+#[test]
+fn a_player_who_leaves_takes_its_men_off_and_the_others_play_on() {
+    let mut p = Position::start();
+    play(&mut p, "a1-b2-c3");
+    play(&mut p, "b8-b7-b6");
+    let before = (p.fen(), p.zobrist());
+    // Red resigns on its turn: its men go, Magenta moves next, the game goes on.
+    play(&mut p, "R");
+    assert_eq!(p.men(2), 0);
+    assert_eq!(p.to_move(), 3);
+    assert!(p.outcome().is_none());
+    assert_eq!(p.zobrist(), p.hash_from_scratch());
+    assert_eq!(p.since_capture(), 0);
+    // Red, without men, is in statura from now on: its turns are passed over.
+    play(&mut p, "g1-g2-g3");
+    play(&mut p, "a2-c3-e4");
+    play(&mut p, "a8-b7-c6");
+    assert_eq!(p.to_move(), 3, "red's turn is passed over");
+    // Taken back, the leave gives Red its men and its turn again.
+    for _ in 0..4 {
+        p.undo();
+    }
+    assert_eq!((p.fen(), p.zobrist()), before);
+}
+
+#[test]
+fn leaving_is_never_a_legal_move_and_is_written_r_or_t_in_every_notation() {
+    let mut p = Position::start();
+    let mut legal = Vec::new();
+    p.legal_moves(&mut legal);
+    assert!(legal.iter().all(|m| matches!(m, Move::Jump(_))));
+    for NamedNotation { notation, .. } in Position::NOTATIONS {
+        for (text, why) in [("R", Leaving::Resigned), ("T", Leaving::OutOfTime)] {
+            let mv = p.parse_move(text).unwrap();
+            assert_eq!(mv, Move::Leave(why));
+            assert_eq!(p.format_move(mv, *notation), text);
+        }
+    }
+    assert!(p.parse_move("r").is_err());
+    // A finished game has nobody left to leave.
+    let done = Position::from_fen("8/8/8/8/8/8/WW6/WW6 w 0 1").unwrap();
+    assert!(matches!(
+        Game::parse_move(&done, "R"),
+        Err(crate::game::MoveError::GameOver { .. })
+    ));
+}
+
+#[test]
+fn players_who_leave_score_nothing_and_the_last_one_left_scores_64() {
+    let mut p = Position::start();
+    play(&mut p, "R");
+    play(&mut p, "T");
+    assert!(p.outcome().is_none());
+    assert_eq!(p.to_move(), 2);
+    play(&mut p, "h8-g7-f6");
+    let outcome = {
+        play(&mut p, "R");
+        p.outcome().expect("one player left")
+    };
+    assert_eq!(outcome.reason, super::LAST_PLAYER);
+    assert_eq!(outcome.scores, [0, 0, 64 * U, 0]);
+    // Two players left when two leave: the leavers share the last places, ranked by
+    // the squares the others reach as any player without men is.
+    let mut q = Position::start();
+    play(&mut q, "a1-b2-c3");
+    play(&mut q, "R");
+    play(&mut q, "h8-g7-f6");
+    play(&mut q, "T");
+    let scores = q.scores();
+    assert_eq!((scores[1], scores[3]), (0, 0));
+    assert_eq!(scores[0] + scores[2], 64 * U);
 }

@@ -15,7 +15,9 @@ async function loadGames() {
   for (const name of names.text.split(/\s+/).filter((n) => n)) {
     const described = await engine.request(`describe ${name}`);
     if (!described.ok) continue;
-    const game = { name, title: name, board: [8, 8], players: [], colours: [], notations: [], layers: [], levels: [], howto: [] };
+    // leave: the moves that leave a game which goes on without the player who resigns
+    // or runs out of time ({ resign, time }); null where that ends the game.
+    const game = { name, title: name, board: [8, 8], players: [], colours: [], notations: [], layers: [], levels: [], howto: [], leave: null };
     for (const line of described.text.split('\n')) {
       const [key, first, ...rest] = line.split(' ');
       if (key === 'title') game.title = [first, ...rest].join(' ');
@@ -28,6 +30,7 @@ async function loadGames() {
       else if (key === 'layer') game.layers.push([first, rest.join(' ')]);
       else if (key === 'level') game.levels.push([Number(first), Number(rest[0])]);
       else if (key === 'howto') game.howto.push([first, ...rest].join(' '));
+      else if (key === 'leave') game.leave = { ...game.leave, [first]: rest[0] };
     }
     // Every seat but the first is ludus's at first, quicker when there are several,
     // so that a round takes about as long in every game.
@@ -333,7 +336,10 @@ async function refresh() {
     state.played = null;
     const turn = state.turns.find((t) => t.ply === ply);
     const named = turn ? turn.text : text;
+    const leaver = gameInfo().players[turn ? turn.seat : 0];
     let said = by === 'ludus' ? `ludus played ${named}` : `played ${named}`;
+    if (by === 'clock') said = `${leaver} ran out of time and leaves the game, its men taken off; the others play on`;
+    if (by === 'resign') said = `${leaver} resigned and leaves the game, its men taken off; the others play on`;
     // A player who cannot move passes, said as it happens.
     const passed = state.turns.filter((t) => t.pending).map((t) => gameInfo().players[t.seat]);
     if (passed.length && !state.over) {
@@ -398,7 +404,11 @@ const SLIDE_MS = 180;
 function slide() {
   const places = state.slide;
   state.slide = null;
-  if (!places || places.length < 2 || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  if (!places || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  if (places.length === 1) {
+    sow(places[0]);
+    return;
+  }
   const to = places[places.length - 1];
   const man = $('board').querySelector(`.man[data-square="${to}"]`);
   const drawing = man?.firstElementChild;
@@ -416,6 +426,79 @@ function slide() {
   const frames = [...steps.map((p) => ({ transform: offset(p) })), { transform: 'translate(0px, 0px)' }];
   drawing.animate(frames, { duration: SLIDE_MS * (frames.length - 1), easing: 'ease-out' });
   man.dataset.slidFrom = places[0];
+}
+
+// A sowing just played, counter by counter (the diagram's `.sowing` states it: the pits
+// in the order the counters fell, every count before): a counter leaves the pit sown
+// from and drops into each pit of the path in turn, the pit's count and its `+n`
+// growing as it lands; the captured pits' rings and the stores' counts come at the
+// end, as the diagram has them. A new drawing (the next move) ends it.
+const SOW_STEP_MS = 110;
+const SOW_MOST_MS = 1400;
+
+function sow(origin) {
+  const board = $('board');
+  const sowing = board.querySelector('.sowing[data-path]');
+  const from = document.getElementById(`pit-${origin}`);
+  if (!sowing || !from) return;
+  const path = sowing.dataset.path.split(' ').map((pit) => document.getElementById(`pit-${pit}`));
+  const before = sowing.dataset.before.split(' ').map(Number);
+  const storesBefore = sowing.dataset.storesBefore.split(' ').map(Number);
+  if (path.some((pit) => !pit)) return;
+  const pits = [...board.querySelectorAll('.pit')];
+  const count = new Map(pits.map((pit, i) => [pit, before[i]]));
+  const text = (element) => element.querySelector('text');
+  // What the diagram shows at the end, put back once the counters are down.
+  const finals = [...pits, ...board.querySelectorAll('.store')].map((el) => [text(el), text(el).textContent]);
+  const badges = new Map([...sowing.querySelectorAll('.sown')].map((b) => [b.dataset.pit, b]));
+  const late = [...sowing.querySelectorAll('.captured')];
+  pits.forEach((pit) => (text(pit).textContent = String(count.get(pit))));
+  ['south', 'north'].forEach((side, i) => {
+    const store = document.getElementById(`store-${side}`);
+    if (store) text(store).textContent = String(storesBefore[i]);
+  });
+  for (const mark of [...badges.values(), ...late]) mark.style.visibility = 'hidden';
+  const centre = (pit) => {
+    const circle = pit.querySelector('circle');
+    return [Number(circle.getAttribute('cx')), Number(circle.getAttribute('cy'))];
+  };
+  const [x0, y0] = centre(from);
+  const counter = svgElement('circle', { class: 'counter', cx: x0, cy: y0, r: 7, fill: '#2b1a0a', stroke: '#f4ead8', 'stroke-width': 2, 'pointer-events': 'none' });
+  sowing.append(counter);
+  const step = Math.min(SOW_STEP_MS, SOW_MOST_MS / path.length);
+  const fell = new Map();
+  let at = [x0, y0];
+  const finish = () => {
+    counter.remove();
+    for (const [element, shown] of finals) element.textContent = shown;
+    for (const mark of [...badges.values(), ...late]) mark.style.visibility = '';
+  };
+  const hop = (k) => {
+    if (!sowing.isConnected) return;
+    if (k === path.length) {
+      finish();
+      return;
+    }
+    const pit = path[k];
+    const [x, y] = centre(pit);
+    const offset = ([px, py]) => `translate(${px - x0}px, ${py - y0}px)`;
+    const flight = counter.animate([{ transform: offset(at) }, { transform: offset([x, y]) }], { duration: step, easing: 'ease-in-out', fill: 'forwards' });
+    at = [x, y];
+    flight.finished.then(() => {
+      if (!sowing.isConnected) return;
+      count.set(pit, count.get(pit) + 1);
+      text(pit).textContent = String(count.get(pit));
+      const letter = pit.id.slice('pit-'.length);
+      fell.set(letter, (fell.get(letter) ?? 0) + 1);
+      const badge = badges.get(letter);
+      if (badge) {
+        badge.style.visibility = '';
+        text(badge).textContent = `+${fell.get(letter)}`;
+      }
+      hop(k + 1);
+    });
+  };
+  hop(0);
 }
 
 // Flipped, the board turns half round (CSS) and each man turns back upright about its
@@ -591,17 +674,11 @@ function drawResult(status) {
     result.textContent = state.ended.text;
     $('board').dataset.status = 'over';
   } else if (flag !== null) {
-    // Lost on time: with two players the other wins.
+    // Lost on time: the other wins (with more players, one who runs out leaves the
+    // game instead, and the game goes on: tick).
     const players = gameInfo().players;
-    const lost = `${players[flag]} lost on time`;
     result.hidden = false;
-    // More players: the one who flagged takes the last place alone and the others
-    // share the first, as `ludus match` rules a forfeit (command-line.md).
-    const others = players.filter((_, i) => i !== flag);
-    const shared = `${others.slice(0, -1).join(', ')} and ${others[others.length - 1]}`;
-    result.textContent = players.length === 2
-      ? `Game over: ${players[1 - flag]} wins (${lost})`
-      : `Game over: ${lost}; ${shared} share the first place, ${players[flag]} takes the last`;
+    result.textContent = `Game over: ${players[1 - flag]} wins (${players[flag]} lost on time)`;
     $('board').dataset.status = 'over';
   } else if (status.startsWith('ongoing')) {
     result.hidden = true;
@@ -642,8 +719,11 @@ function drawSeats() {
       seats.append(label);
     });
   }
+  const gone = leftSeats();
   seats.querySelectorAll('.seat').forEach((label, i) => {
     label.classList.toggle('to-move', i === state.mover);
+    label.classList.toggle('left', gone.has(i));
+    label.title = gone.has(i) ? `${gameInfo().players[i]} has left the game` : '';
     label.querySelector('select').value = state.seats[i];
   });
 }
@@ -828,9 +908,12 @@ function drawClocks() {
       box.append(clock);
     });
   }
+  const gone = leftSeats();
   players.forEach((player, i) => {
     const clock = box.children[i];
     const left = remaining(i);
+    // A player who left is struck through: its clock never runs again.
+    clock.classList.toggle('left', gone.has(i));
     clock.querySelector('time').textContent = clockText(left);
     clock.classList.toggle('running', c.running === i);
     clock.classList.toggle('low', left < 10000);
@@ -839,7 +922,8 @@ function drawClocks() {
   });
 }
 
-// Every tenth of a second: the clocks redrawn, and a clock that ran out ends the game.
+// Every tenth of a second: the clocks redrawn, and a clock that ran out ends the game,
+// or, in a game that goes on without a player who leaves, makes that player leave.
 async function tick() {
   const c = state.clock;
   if (c.base === null) return;
@@ -847,9 +931,16 @@ async function tick() {
     const seat = c.running;
     stopClock();
     c.left[seat] = 0;
-    c.flag = seat;
+    const leave = gameInfo().leave;
+    if (!leave) c.flag = seat;
     drawClocks();
     await stopThinking();
+    if (leave) {
+      // It leaves at the game's last position, whatever the board shows.
+      state.view = state.moves.length;
+      await playMove(leave.time, 'clock');
+      return;
+    }
     await refresh();
     return;
   }
@@ -1487,16 +1578,27 @@ async function undo() {
     say(`the game is over (${(state.ended?.text ?? $('result').textContent).replace(/^Game over: /, '')}): New game to play again`);
     return;
   }
+  // A player who left stays out: the moves up to the last leave are kept.
+  const shown = Math.min(state.view, state.moves.length);
+  const leave = gameInfo().leave;
+  const keep = leave
+    ? state.moves.slice(0, shown).findLastIndex((m) => m === leave.resign || m === leave.time) + 1
+    : 0;
+  if (keep > 0 && keep === shown) {
+    const seat = state.turns.find((t) => t.ply === keep)?.seat ?? 0;
+    say(`${gameInfo().players[seat]} left the game with the last move: a player who leaves is not brought back`);
+    return;
+  }
   await stopThinking();
   // Back to the last position where a person was to move (at least one move).
-  let view = Math.min(state.view, state.moves.length) - 1;
+  let view = shown - 1;
   if (view < 0) {
     await refresh();
     return;
   }
   const before = state.moves.length;
   state.moves = state.moves.slice(0, view + 1);
-  while (view > 0) {
+  while (view > keep) {
     const set = await engine.request(positionCommand(view));
     const mover = await engine.request('to_move');
     const index = gameInfo().players.indexOf(mover.text);
@@ -1991,20 +2093,34 @@ function actingPerson() {
   return persons.length === 1 ? persons[0] : null;
 }
 
-// Which of resign, draw and abort apply now: two players only (the four-player game's players
-// leave only by the rules' end), a game going on, a person to act; abort before every
-// player has moved, resign and draw after.
+// The seats that have left a game that goes on without them, by the move shown.
+function leftSeats() {
+  const leave = gameInfo().leave;
+  if (!leave) return new Set();
+  const leaving = new Set([leave.resign, leave.time]);
+  return new Set(state.turns.filter((t) => !t.skip && t.ply <= state.view && leaving.has(t.text)).map((t) => t.seat));
+}
+
+// Which of resign, draw and abort apply now: a game going on, a person to act; abort
+// before every player has moved, resign and draw after. A draw is offered between two
+// players only. In a game that goes on without a player who leaves (`describe` names
+// its `leave` moves), resigning is leaving, which a player does on its own turn.
 function drawControls() {
   const players = gameInfo().players;
+  const leave = gameInfo().leave;
   const going = !state.ended && state.clock.flag === null && !state.endedByRules;
   const person = actingPerson();
   const early = state.moves.length < players.length;
-  const two = players.length === 2;
-  $('game-controls').hidden = !two;
+  const atTurn = person !== null && person === state.mover && state.view === state.moves.length;
   $('abort').hidden = !early;
   $('resign').hidden = early;
-  $('offer-draw').hidden = early;
-  for (const id of ['abort', 'resign', 'offer-draw']) $(id).disabled = !going || person === null;
+  $('offer-draw').hidden = early || players.length !== 2;
+  $('abort').disabled = !going || person === null;
+  $('offer-draw').disabled = !going || person === null;
+  $('resign').disabled = !going || (leave ? !atTurn : person === null);
+  $('resign').title = leave
+    ? 'Leave the game on your turn: your men are taken off and the others play on'
+    : 'Give up the game';
 }
 
 async function endGame(text) {
@@ -2020,6 +2136,13 @@ async function resign() {
   const person = actingPerson();
   if (person === null) return;
   const players = gameInfo().players;
+  const leave = gameInfo().leave;
+  if (leave) {
+    if (person !== state.mover || state.view !== state.moves.length) return;
+    await stopThinking();
+    await playMove(leave.resign, 'resign');
+    return;
+  }
   await endGame(`Game over: ${players[1 - person]} wins (${players[person]} resigned)`);
 }
 
