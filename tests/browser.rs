@@ -171,6 +171,16 @@ impl Browser {
 
     /// Waits until no man is sliding (a move's animation moves its drawing off its
     /// square for a moment).
+    /// Reloads the page and waits until it has brought its game back.
+    async fn reload_and_wait(&self) {
+        self.client.refresh().await.unwrap();
+        self.wait_for(
+            "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('game restored')",
+            "the game restored",
+        )
+        .await;
+    }
+
     async fn at_rest(&self) {
         self.wait_for("document.getAnimations().length === 0", "the men at rest")
             .await;
@@ -1272,12 +1282,7 @@ async fn a_reload_keeps_the_game_of_each_kind() {
             address.as_str().unwrap().contains("moves="),
             "{game}: {address}"
         );
-        page.client.refresh().await.unwrap();
-        page.wait_for(
-            "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('game restored')",
-            "the game restored",
-        )
-        .await;
+        page.reload_and_wait().await;
         assert_eq!(kept(&page).await, before, "{game}");
         assert_eq!(page.moves().await, plies, "{game}");
         assert_eq!(page.shown().await, 2, "{game}");
@@ -1288,12 +1293,7 @@ async fn a_reload_keeps_the_game_of_each_kind() {
     page.set_seat(1, "movetime 200").await;
     page.click("#pit-C").await;
     page.idle_after(2, "ludus's answer").await;
-    page.client.refresh().await.unwrap();
-    page.wait_for(
-        "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('game restored')",
-        "the game restored",
-    )
-    .await;
+    page.reload_and_wait().await;
     assert_eq!(page.moves().await, 2);
     let mv = page.eval("state.legal[0]").await;
     page.click(&format!("#pit-{}", mv.as_str().unwrap())).await;
@@ -1443,12 +1443,7 @@ async fn resign_abort_and_draw_end_the_game_with_their_reasons() {
     )
     .await;
     assert_eq!(page.moves().await, 2);
-    page.client.refresh().await.unwrap();
-    page.wait_for(
-        "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('game restored')",
-        "the game restored",
-    )
-    .await;
+    page.reload_and_wait().await;
     assert_eq!(
         page.result().await,
         json!("Game over: black wins (white resigned)")
@@ -2018,12 +2013,7 @@ async fn a_mentula_player_who_flags_or_resigns_leaves_and_the_others_play_on() {
     .await;
     assert_eq!(page.moves().await, 6);
     // A reload keeps who left.
-    page.client.refresh().await.unwrap();
-    page.wait_for(
-        "document.body.dataset.state === 'idle' && document.getElementById('message').textContent.startsWith('game restored')",
-        "the game restored",
-    )
-    .await;
+    page.reload_and_wait().await;
     assert_eq!(page.eval("state.moves[1]").await, json!("T"));
     assert_eq!(page.eval("state.moves[5]").await, json!("R"));
     assert_eq!(page.eval(&men_of("red")).await, json!(0));
