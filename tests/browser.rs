@@ -1482,6 +1482,37 @@ async fn resign_abort_and_draw_end_the_game_with_their_reasons() {
     page.close().await;
 }
 
+/// A take-back is a request (issue 58): between two persons the other is asked and
+/// may decline; ludus's seats always agree (senamukha_in_the_browser).
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; .ci/run runs it"]
+async fn a_take_back_between_persons_is_asked_and_may_be_declined() {
+    let page = Browser::open("senamukha").await;
+    page.set_seat(1, "person").await;
+    type_move(&page, "e4e5").await;
+    page.idle_after(1, "white's move").await;
+    let question = "!document.getElementById('question').hidden";
+    page.click("#undo").await;
+    page.wait_for(question, "the request").await;
+    assert_eq!(
+        page.text("#question-text").await,
+        "white asks to take back 1 move. black: accept?"
+    );
+    page.click("#answer-no").await;
+    page.wait_for(
+        "document.getElementById('message').textContent === 'black declines the take-back'",
+        "the refusal",
+    )
+    .await;
+    assert_eq!(page.moves().await, 1);
+    page.click("#undo").await;
+    page.wait_for(question, "the request again").await;
+    page.click("#answer-yes").await;
+    page.idle_after(0, "the move taken back").await;
+    assert_eq!(page.message().await, "took back 1 move");
+    page.close().await;
+}
+
 /// ludus's thinking names its viewpoint and its chances, and its line is in the
 /// notation chosen while it thinks, not only once it has moved (issue 58); Mentula's
 /// numbers are each player's chance of first place.

@@ -291,7 +291,48 @@ fn names_loopback(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
+/// A session's place: one of the server's and one of its address's, given back when
+/// dropped (the session ends, or a review is done).
+pub(crate) struct SessionPlace {
+    _of_all: tokio::sync::OwnedSemaphorePermit,
+    _of_peer: peers::Place,
+}
+
 impl Server {
+    /// Refuses a request that a page may not make: its `Host` (check_host) or its
+    /// `Origin` (check_origin).
+    fn check_page(&self, headers: &HeaderMap) -> Result<(), Forbidden> {
+        self.check_host(headers)
+            .and_then(|()| self.check_origin(headers))
+    }
+
+    /// Takes a session's place for `peer`, or refuses with 503 and why: the address
+    /// holds all it may, or the server does.
+    fn take_session_place(&self, peer: SocketAddr) -> Result<SessionPlace, Response> {
+        let Some(of_peer) = self.peer_sessions.take(peer.ip()) else {
+            return Err(refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!(
+                    "all {} sessions one address may have are in use; close a tab and try again",
+                    self.peer_sessions.limit()
+                ),
+            ));
+        };
+        let Ok(of_all) = self.sessions.clone().try_acquire_owned() else {
+            return Err(refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!(
+                    "all {} sessions are in use; close a tab and try again",
+                    self.options.sessions
+                ),
+            ));
+        };
+        Ok(SessionPlace {
+            _of_all: of_all,
+            _of_peer: of_peer,
+        })
+    }
+
     /// Refuses a request whose `Host` is not loopback when the server listens there.
     fn check_host(&self, headers: &HeaderMap) -> Result<(), Forbidden> {
         if !self.address.ip().is_loopback() {
@@ -421,29 +462,12 @@ async fn socket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if let Err(refused) = server
-        .check_host(&headers)
-        .and_then(|()| server.check_origin(&headers))
-    {
+    if let Err(refused) = server.check_page(&headers) {
         return refused.into_response();
     }
-    let Some(peer_place) = server.peer_sessions.take(peer.ip()) else {
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            &format!(
-                "all {} sessions one address may have are in use; close a tab and try again",
-                server.peer_sessions.limit()
-            ),
-        );
-    };
-    let Ok(permit) = server.sessions.clone().try_acquire_owned() else {
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            &format!(
-                "all {} sessions are in use; close a tab and try again",
-                server.options.sessions
-            ),
-        );
+    let place = match server.take_session_place(peer) {
+        Ok(place) => place,
+        Err(refused) => return refused,
     };
     let bounds = Bounds {
         work: Some(server.options.work_limit),
@@ -462,7 +486,7 @@ async fn socket(
     upgrade
         .max_message_size(2 * MAX_MESSAGE)
         .max_frame_size(2 * MAX_MESSAGE)
-        .on_upgrade(move |socket| session::run(socket, peer, bounds, idle, (permit, peer_place)))
+        .on_upgrade(move |socket| session::run(socket, peer, bounds, idle, place))
 }
 
 #[cfg(test)]

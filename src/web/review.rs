@@ -50,10 +50,7 @@ pub async fn review(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Err(refused) = server
-        .check_host(&headers)
-        .and_then(|()| server.check_origin(&headers))
-    {
+    if let Err(refused) = server.check_page(&headers) {
         return refused.into_response();
     }
     let request: Request = match serde_json::from_slice(&body) {
@@ -74,17 +71,9 @@ pub async fn review(
             NODES.end()
         ));
     }
-    let Some(peer_place) = server.peer_sessions.take(peer.ip()) else {
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "all the sessions this address may have are in use; close a tab and try again",
-        );
-    };
-    let Ok(permit) = server.sessions.clone().try_acquire_owned() else {
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "all sessions are in use; close a tab and try again",
-        );
+    let place = match server.take_session_place(peer) {
+        Ok(place) => place,
+        Err(refused) => return refused,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let settings = Settings {
@@ -101,7 +90,7 @@ pub async fn review(
             let source = Source::Moves(&request.moves);
             let start = request.start.as_deref();
             let reviewed = review_game(&request.game, start, source, &settings, Some(&stop));
-            drop((permit, peer_place));
+            drop(place);
             reviewed
         })
     };

@@ -152,6 +152,25 @@ class Engine {
     return best;
   }
 
+  // A short search of the position the session is on, for the page itself (not shown
+  // as thinking): its last score, the side to move's, in centi-units (a mate as
+  // ±PROVEN·10); 0 when it gave none.
+  async evaluate(limits) {
+    let last = null;
+    const show = this.onInfo;
+    this.onInfo = (line) => {
+      const words = line.split(' ');
+      const s = words.indexOf('score');
+      if (s >= 0) last = words[s + 1] === 'mate' ? Math.sign(Number(words[s + 2])) * PROVEN * 10 : Number(words[s + 2]);
+    };
+    try {
+      await this.think(limits);
+    } finally {
+      this.onInfo = show;
+    }
+    return last ?? 0;
+  }
+
   stop() {
     return this.request('stop');
   }
@@ -1597,7 +1616,6 @@ async function undo() {
     return;
   }
   const before = state.moves.length;
-  state.moves = state.moves.slice(0, view + 1);
   while (view > keep) {
     const set = await engine.request(positionCommand(view));
     const mover = await engine.request('to_move');
@@ -1605,11 +1623,27 @@ async function undo() {
     if (set.ok && state.seats[index] === 'person') break;
     view--;
   }
+  const taken = before - view;
+  const moves = `${taken} move${taken === 1 ? '' : 's'}`;
+  // The player who gets a move back asks; the other persons at the board answer (as
+  // on lichess, where a take-back is a request). ludus's seats always agree.
+  await engine.request(positionCommand(view));
+  const players = gameInfo().players;
+  const requester = players.indexOf((await engine.request('to_move')).text);
+  const gone = leftSeats();
+  const others = players.filter((_, i) => i !== requester && state.seats[i] === 'person' && !gone.has(i));
+  if (requester >= 0 && others.length > 0) {
+    const accepted = await ask(`${players[requester]} asks to take back ${moves}. ${others.join(' and ')}: accept?`, 'Accept the take-back', 'Decline');
+    if (!accepted) {
+      say(`${others.join(' and ')} ${others.length === 1 ? 'declines' : 'decline'} the take-back`);
+      await refresh();
+      return;
+    }
+  }
   state.moves = state.moves.slice(0, view);
   state.view = view;
   clearTransient();
-  const taken = before - view;
-  say(`took back ${taken} move${taken === 1 ? '' : 's'}`);
+  say(`took back ${moves}`);
   await refresh();
 }
 
@@ -2154,22 +2188,10 @@ async function abort() {
 // ludus's view of the game's last position, for a draw offer: a short search's score,
 // its own (centi-units; a mate as ±PROVEN·10).
 async function ludusScore(seat) {
-  let last = null;
-  const show = engine.onInfo;
-  engine.onInfo = (line) => {
-    const words = line.split(' ');
-    const s = words.indexOf('score');
-    if (s >= 0) last = words[s + 1] === 'mate' ? Math.sign(Number(words[s + 2])) * PROVEN * 10 : Number(words[s + 2]);
-  };
-  try {
-    await engine.request(positionCommand(state.moves.length));
-    await engine.think('nodes 30000');
-  } finally {
-    engine.onInfo = show;
-  }
-  if (last === null) return 0;
+  await engine.request(positionCommand(state.moves.length));
+  const score = await engine.evaluate('nodes 30000');
   // The score is the side to move's.
-  return state.mover === seat ? last : -last;
+  return state.mover === seat ? score : -score;
 }
 
 // The draw is agreed when the other seat is a person who accepts, or ludus, which
