@@ -179,10 +179,15 @@ fn the_page_and_its_assets_are_served() {
     let server = Server::start(&[]);
     let (status, page) = server.get("/", &server.address);
     assert_eq!(status, 200);
-    assert!(page.contains("<script src=\"/ludus.js\">"), "{page}");
-    let (status, script) = server.get("/ludus.js", &server.address);
-    assert_eq!(status, 200);
-    assert!(script.contains("new WebSocket"));
+    assert!(
+        page.contains("<script type=\"module\" src=\"/js/main.js\">"),
+        "{page}"
+    );
+    // Every module the page's script imports is served, the session's among them.
+    let scripts = page_scripts(&server);
+    assert!(scripts.len() > 10, "{:?}", scripts.keys());
+    assert!(scripts["/js/engine.js"].contains("new WebSocket"));
+    assert_eq!(server.get("/js/nothing.js", &server.address).0, 404);
     let (status, style) = server.get("/ludus.css", &server.address);
     assert_eq!(status, 200);
     assert!(style.contains("#board"));
@@ -202,9 +207,14 @@ fn the_page_and_its_assets_are_served() {
 fn the_page_names_no_game() {
     let server = Server::start(&[]);
     let mut names = Vec::new();
-    for path in ["/", "/ludus.js", "/ludus.css"] {
+    let mut texts: Vec<(String, String)> = page_scripts(&server).into_iter().collect();
+    for path in ["/", "/ludus.css"] {
         let (status, text) = server.get(path, &server.address);
         assert_eq!(status, 200, "{path}");
+        texts.push((path.to_string(), text));
+    }
+    let pages = texts.len();
+    for (path, text) in texts {
         let text = text.to_lowercase();
         for &game in ludus::games::NAMES {
             let title = ludus::games::descriptor(game).unwrap().title;
@@ -214,7 +224,30 @@ fn the_page_names_no_game() {
             }
         }
     }
-    assert_eq!(names.len(), 3 * 2 * ludus::games::NAMES.len());
+    assert_eq!(names.len(), pages * 2 * ludus::games::NAMES.len());
+}
+
+/// The page's script as served: `/js/main.js` and every module it imports, by path.
+fn page_scripts(server: &Server) -> std::collections::BTreeMap<String, String> {
+    let mut scripts = std::collections::BTreeMap::new();
+    let mut waiting = vec!["/js/main.js".to_string()];
+    while let Some(path) = waiting.pop() {
+        if scripts.contains_key(&path) {
+            continue;
+        }
+        let (status, text) = server.get(&path, &server.address);
+        assert_eq!(status, 200, "{path}");
+        for line in text.lines().filter(|l| l.starts_with("import ")) {
+            let module = line
+                .rsplit("from './")
+                .next()
+                .unwrap()
+                .trim_end_matches("';");
+            waiting.push(format!("/js/{module}"));
+        }
+        scripts.insert(path, text);
+    }
+    scripts
 }
 
 #[test]
@@ -456,7 +489,7 @@ fn head(server: &Server, path: &str) -> String {
 #[test]
 fn no_page_may_frame_the_board() {
     let server = Server::start(&[]);
-    for path in ["/", "/ludus.js", "/nothing"] {
+    for path in ["/", "/js/main.js", "/nothing"] {
         let head = head(&server, path);
         assert!(head.contains("\r\nx-frame-options: deny"), "{path}: {head}");
         assert!(head.contains("frame-ancestors 'none'"), "{path}: {head}");
@@ -687,8 +720,11 @@ fn clients_that_do_not_read_are_dropped_and_leave_places_for_others() {
     use std::io::Write;
     let server = Server::start(&[]);
     let listening = server.sockets();
-    let requests =
-        format!("GET /ludus.js HTTP/1.1\r\nHost: {}\r\n\r\n", server.address).repeat(200);
+    let requests = format!(
+        "GET /js/main.js HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.address
+    )
+    .repeat(200);
     let flood: Vec<TcpStream> = (0..ludus::web::MAX_CONNECTIONS)
         .map(|_| {
             let mut stream = TcpStream::connect(&server.address).unwrap();

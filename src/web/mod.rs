@@ -43,7 +43,29 @@ pub use session::{MAX_MESSAGE, MAX_UNREAD, MAX_WAITING, MAX_WAITING_BYTES};
 
 /// The page and what it loads, all in the binary (the page needs no network).
 const INDEX_HTML: &str = include_str!("page/index.html");
-const LUDUS_JS: &str = include_str!("page/ludus.js");
+/// The page's script: ES modules, one a concern, `main.js` the one the page loads
+/// (its header lists the others); served at `/js/<name>`.
+const PAGE_MODULES: &[(&str, &str)] = &[
+    ("analysis.js", include_str!("page/js/analysis.js")),
+    ("board.js", include_str!("page/js/board.js")),
+    ("clicking.js", include_str!("page/js/clicking.js")),
+    ("clocks.js", include_str!("page/js/clocks.js")),
+    ("dragging.js", include_str!("page/js/dragging.js")),
+    ("ending.js", include_str!("page/js/ending.js")),
+    ("engine.js", include_str!("page/js/engine.js")),
+    ("games.js", include_str!("page/js/games.js")),
+    ("history.js", include_str!("page/js/history.js")),
+    ("keyboard.js", include_str!("page/js/keyboard.js")),
+    ("main.js", include_str!("page/js/main.js")),
+    ("panels.js", include_str!("page/js/panels.js")),
+    ("persistence.js", include_str!("page/js/persistence.js")),
+    ("premoves.js", include_str!("page/js/premoves.js")),
+    ("record.js", include_str!("page/js/record.js")),
+    ("review.js", include_str!("page/js/review.js")),
+    ("sound.js", include_str!("page/js/sound.js")),
+    ("state.js", include_str!("page/js/state.js")),
+    ("thinking.js", include_str!("page/js/thinking.js")),
+];
 const LUDUS_CSS: &str = include_str!("page/ludus.css");
 const FAVICON_SVG: &str = include_str!("page/favicon.svg");
 
@@ -178,7 +200,7 @@ pub fn run(options: Options, ready: impl FnOnce(SocketAddr)) -> Result<(), Serve
         ready(address);
         let app = Router::new()
             .route("/", get(index))
-            .route("/ludus.js", get(script))
+            .route("/js/{module}", get(script))
             .route("/ludus.css", get(style))
             .route("/favicon.svg", get(favicon))
             .route("/favicon.ico", get(favicon))
@@ -396,13 +418,15 @@ async fn index(State(server): State<Arc<Server>>, headers: HeaderMap) -> Respons
     asset(&headers, &server, "text/html; charset=utf-8", INDEX_HTML)
 }
 
-async fn script(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
-    asset(
-        &headers,
-        &server,
-        "text/javascript; charset=utf-8",
-        LUDUS_JS,
-    )
+async fn script(
+    State(server): State<Arc<Server>>,
+    axum::extract::Path(module): axum::extract::Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match PAGE_MODULES.iter().find(|(name, _)| *name == module) {
+        Some((_, body)) => asset(&headers, &server, "text/javascript; charset=utf-8", body),
+        None => refuse(StatusCode::NOT_FOUND, "no such script"),
+    }
 }
 
 async fn style(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
