@@ -2048,6 +2048,7 @@ async fn a_mentula_player_who_flags_or_resigns_leaves_and_the_others_play_on() {
     assert_eq!(page.eval("state.moves[1]").await, json!("T"));
     assert_eq!(page.eval("state.moves[5]").await, json!("R"));
     assert_eq!(page.eval(&men_of("red")).await, json!(0));
+    page.screenshot("mentula-left").await;
     // Magenta resigns as well: White, the last player left, wins.
     page.click("#resign").await;
     assert_eq!(

@@ -328,26 +328,20 @@ impl Server {
             .and_then(|()| self.check_origin(headers))
     }
 
-    /// Takes a session's place for `peer`, or refuses with 503 and why: the address
-    /// holds all it may, or the server does.
-    fn take_session_place(&self, peer: SocketAddr) -> Result<SessionPlace, Response> {
+    /// Takes a session's place for `peer`, or says why not: the address holds all it
+    /// may, or the server does.
+    fn take_session_place(&self, peer: SocketAddr) -> Result<SessionPlace, Busy> {
         let Some(of_peer) = self.peer_sessions.take(peer.ip()) else {
-            return Err(refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &format!(
-                    "all {} sessions one address may have are in use; close a tab and try again",
-                    self.peer_sessions.limit()
-                ),
-            ));
+            return Err(Busy(format!(
+                "all {} sessions one address may have are in use; close a tab and try again",
+                self.peer_sessions.limit()
+            )));
         };
         let Ok(of_all) = self.sessions.clone().try_acquire_owned() else {
-            return Err(refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &format!(
-                    "all {} sessions are in use; close a tab and try again",
-                    self.options.sessions
-                ),
-            ));
+            return Err(Busy(format!(
+                "all {} sessions are in use; close a tab and try again",
+                self.options.sessions
+            )));
         };
         Ok(SessionPlace {
             _of_all: of_all,
@@ -383,6 +377,15 @@ impl Server {
                 "a WebSocket from a page of another origin is refused",
             )),
         }
+    }
+}
+
+/// A request refused with 503 Service Unavailable for want of a session's place, and why.
+struct Busy(String);
+
+impl IntoResponse for Busy {
+    fn into_response(self) -> Response {
+        refuse(StatusCode::SERVICE_UNAVAILABLE, &self.0)
     }
 }
 
@@ -491,7 +494,7 @@ async fn socket(
     }
     let place = match server.take_session_place(peer) {
         Ok(place) => place,
-        Err(refused) => return refused,
+        Err(busy) => return busy.into_response(),
     };
     let bounds = Bounds {
         work: Some(server.options.work_limit),

@@ -73,7 +73,7 @@ pub async fn review(
     }
     let place = match server.take_session_place(peer) {
         Ok(place) => place,
-        Err(refused) => return refused,
+        Err(busy) => return busy.into_response(),
     };
     let stop = Arc::new(AtomicBool::new(false));
     let settings = Settings {

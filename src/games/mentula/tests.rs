@@ -552,7 +552,7 @@ fn a_player_who_leaves_takes_its_men_off_and_the_others_play_on() {
 
 #[test]
 fn leaving_is_never_a_legal_move_and_is_written_r_or_t_in_every_notation() {
-    let mut p = Position::start();
+    let p = Position::start();
     let mut legal = Vec::new();
     p.legal_moves(&mut legal);
     assert!(legal.iter().all(|m| matches!(m, Move::Jump(_))));
