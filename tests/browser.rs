@@ -2005,6 +2005,13 @@ async fn a_mentula_player_who_flags_or_resigns_leaves_and_the_others_play_on() {
     assert_eq!(page.eval(&men_of("red")).await, json!(4));
     assert_eq!(page.eval("state.moves[1]").await, json!("T"));
     assert_eq!(
+        page.eval(
+            "document.querySelector('#moves .move[data-ply=\"2\"]').getAttribute('aria-label')"
+        )
+        .await,
+        json!("1. yellow ran out of time and left the game")
+    );
+    assert_eq!(
         page.eval("document.getElementById('result').hidden").await,
         json!(true)
     );

@@ -137,6 +137,13 @@ export function drawMoves() {
     move.dataset.player = players[turn.seat];
     paint(move, turn.seat);
     move.setAttribute('aria-label', `${turn.round}. ${players[turn.seat]} ${turn.text}`);
+    // A move that leaves the game says so (the list writes it as the game does).
+    const leave = gameInfo().leave;
+    const left = leave && { [leave.resign]: 'resigned and left the game', [leave.time]: 'ran out of time and left the game' }[state.moves[i]];
+    if (left) {
+      move.title = `${players[turn.seat]} ${left}`;
+      move.setAttribute('aria-label', `${turn.round}. ${players[turn.seat]} ${left}`);
+    }
     if (turn.ply === state.view) move.classList.add('current');
     if (turn.ply > state.view) move.classList.add('later');
     const judged = currentReview()?.moves[i];
