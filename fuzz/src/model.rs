@@ -162,6 +162,10 @@ fn phase_entries(dialect: Dialect) -> &'static [(Phase, &'static str, bool)] {
             (Phase::Searching, "go depth 40", true),
             (Phase::Pondering, "go ponder", false),
             (Phase::Analysing, "go infinite searchmoves c4c5 e4e5", false),
+            // Each info line's pv named in a notation of the game (refused where the
+            // game has no such notation).
+            (Phase::Searching, "go infinite notation san", false),
+            (Phase::Pondering, "go ponder notation long", false),
             (Phase::Counting, "perft 9", true),
             (Phase::Counting, "divide 8", true),
             (Phase::Genmove, "genmove infinite", false),
@@ -203,6 +207,7 @@ fn commands(dialect: Dialect) -> &'static [&'static str] {
             "known_command go",
             "game senamukha",
             "game mangala",
+            "game mentula",
             "newgame",
             "position startpos",
             "position startpos moves c4c5",
@@ -229,6 +234,9 @@ fn commands(dialect: Dialect) -> &'static [&'static str] {
             "go movetime 50",
             "go infinite",
             "go depth x",
+            "go depth 2 notation san",
+            "go depth 2 notation nonsense",
+            "play R",
             "genmove depth 2",
             "perft 3",
             "divide 2",
