@@ -3,10 +3,9 @@
 import { orient } from './board.js';
 import { stopClock } from './clocks.js';
 import { engine } from './engine.js';
-import { $, PROVEN } from './games.js';
+import { $, PROVEN, svgElement } from './games.js';
 import { places } from './keyboard.js';
 import { paint } from './panels.js';
-import { svgElement } from './review.js';
 import { gameInfo, refresh, say, state, stopThinking } from './state.js';
 
 // How many lines the analysis shows.

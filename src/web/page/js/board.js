@@ -1,9 +1,8 @@
 // The board: the engine's drawing, its motion (a man's slide, a sowing) and its turn.
 
 import { mark } from './clicking.js';
-import { $ } from './games.js';
+import { $, svgElement } from './games.js';
 import { drawCursor, labelPlaces, places } from './keyboard.js';
-import { svgElement } from './review.js';
 import { gameInfo, state } from './state.js';
 
 export function drawBoard(svg) {

@@ -4,10 +4,9 @@ import { chargeMove } from './clocks.js';
 import { gesture } from './dragging.js';
 import { ask } from './ending.js';
 import { engine } from './engine.js';
-import { $ } from './games.js';
+import { $, svgElement } from './games.js';
 import { offerChoice } from './keyboard.js';
 import { canPremove, choosePremove } from './premoves.js';
-import { svgElement } from './review.js';
 import { play } from './sound.js';
 import { fromOf, positionCommand, refresh, say, setState, state, stopThinking, toOf } from './state.js';
 

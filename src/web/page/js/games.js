@@ -1,5 +1,5 @@
-// What the server says of its games (`games`, `describe`), the seats' choices, and two
-// helpers every module uses.
+// What the server says of its games (`games`, `describe`), the seats' choices, and the
+// helpers every module uses (`$`, svgElement).
 
 import { engine } from './engine.js';
 
@@ -75,3 +75,13 @@ export const $ = (id) => document.getElementById(id);
 // A score of at least this many centi-units is a proven result: a win by the margin
 // beyond it (protocol.md, "Info lines").
 export const PROVEN = 20000;
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// An SVG element with its attributes, for what the page draws over the engine's
+// drawings (marks, arrows, the sowing's counter, the review's graph).
+export function svgElement(name, attributes) {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  return element;
+}

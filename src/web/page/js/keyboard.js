@@ -2,8 +2,7 @@
 
 import { choose, clearMarks, personToMove, playMove } from './clicking.js';
 import { engine } from './engine.js';
-import { $ } from './games.js';
-import { svgElement } from './review.js';
+import { $, svgElement } from './games.js';
 import { gameInfo, positionCommand, refresh, say, state, stopThinking, toOf } from './state.js';
 
 // The places of the board a person chooses: squares, or pits.

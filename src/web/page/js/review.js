@@ -1,6 +1,6 @@
 // Review.
 
-import { $ } from './games.js';
+import { $, svgElement } from './games.js';
 import { stepTo } from './history.js';
 import { paint } from './panels.js';
 import { drawMoves } from './record.js';
@@ -61,14 +61,6 @@ export async function reviewGame() {
   }
   drawReview();
   drawMoves();
-}
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-export function svgElement(name, attributes) {
-  const element = document.createElementNS(SVG_NS, name);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
-  return element;
 }
 
 // The evaluation graph: each position's chance (two players: the first player's
